@@ -1,0 +1,81 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Warnings that keep Swift 6 strict concurrency honest everywhere.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Tender",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tender", targets: ["tender"]),
+        .library(name: "Tender", targets: ["Tender"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    ],
+    targets: [
+        // C system libraries (apt packages named as providers; pkg-config finds their flags).
+        .systemLibrary(
+            name: "CSecp256k1", pkgConfig: "libsecp256k1",
+            providers: [.apt(["libsecp256k1-dev"])]),
+        .systemLibrary(
+            name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+
+        // Thin owner of the libsecp256k1 context.
+        .target(name: "Secp256k1", dependencies: ["CSecp256k1"], swiftSettings: strict),
+        // Pure encodings: hex, keccak-256, deterministic CBOR, EIP-712 typed-data hashing.
+        .target(name: "Codecs", swiftSettings: strict),
+        // The protocol core: notes, transfers, proofs, verification, payments, state machines. No I/O.
+        .target(name: "Tender", dependencies: ["Codecs", "Secp256k1"], swiftSettings: strict),
+        // Keys at rest: scrypt + ChaCha20-Poly1305 key files, BIP39/BIP32 backup.
+        .target(
+            name: "Keystore",
+            dependencies: [
+                "Secp256k1", "Codecs",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ], swiftSettings: strict),
+        // SQLite (through GRDB): coins, notes, transfers, payments, receipts, seen-set, evidence, outbox.
+        .target(
+            name: "WalletStore",
+            dependencies: ["Tender", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
+        // Composition: data directory, config, key loading, wallet operations used by the CLI.
+        .target(
+            name: "NodeKit", dependencies: ["Tender", "Keystore", "WalletStore"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "tender",
+            dependencies: [
+                "NodeKit", "Tender", "Keystore", "WalletStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], swiftSettings: strict),
+        .executableTarget(
+            name: "TenderBenchmarks", dependencies: ["Tender", "Secp256k1", "WalletStore"],
+            path: "Benchmarks/TenderBenchmarks", swiftSettings: strict),
+
+        .testTarget(name: "Secp256k1Tests", dependencies: ["Secp256k1"], swiftSettings: strict),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs"], swiftSettings: strict),
+        .testTarget(name: "TenderTests", dependencies: ["Tender", "Secp256k1"], swiftSettings: strict),
+        .testTarget(
+            name: "KeystoreTests", dependencies: ["Keystore", "Codecs", "Secp256k1"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "WalletStoreTests", dependencies: ["WalletStore", "Tender"], swiftSettings: strict),
+        .testTarget(
+            name: "SystemLibrariesTests",
+            dependencies: ["CQREncode", "CZBar", "CDBus", "CBlueZ"], swiftSettings: strict),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["Tender", "Secp256k1"],
+            resources: [.copy("Referee")], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,72 @@
+import CSecp256k1
+
+/// A secp256k1 secret scalar. Its bytes are reachable only through `withUnsafeBytes`.
+public struct PrivateKey: Sendable {
+    private var secret: [UInt8]
+
+    /// Accepts 32 bytes encoding a scalar in [1, n-1].
+    public init(bytes: some Collection<UInt8>) throws(Secp256k1Error) {
+        let candidate = Array(bytes)
+        guard candidate.count == 32,
+            secp256k1_ec_seckey_verify(verifyingContext, candidate) == 1
+        else { throw .invalidPrivateKey }
+        secret = candidate
+    }
+
+    /// A fresh key from the given generator (the system's CSPRNG unless a test injects one).
+    public static func generate(
+        using generator: inout some RandomNumberGenerator
+    ) -> PrivateKey {
+        while true {
+            var candidate = [UInt8](repeating: 0, count: 32)
+            for index in candidate.indices { candidate[index] = generator.next() }
+            if let key = try? PrivateKey(bytes: candidate) { return key }
+        }
+    }
+
+    public static func generate() -> PrivateKey {
+        var generator = SystemRandomNumberGenerator()
+        return generate(using: &generator)
+    }
+
+    /// Scoped access to the 32 secret bytes.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try secret.withUnsafeBytes(body)
+    }
+
+    public var publicKey: PublicKey {
+        var point = secp256k1_pubkey()
+        // Cannot fail: the scalar was validated on construction.
+        precondition(secp256k1_ec_pubkey_create(signingContext.pointer, &point, secret) == 1)
+        return PublicKey(point: point)
+    }
+
+    /// ECDSA over a 32-byte digest with an RFC 6979 deterministic nonce (libsecp256k1's default),
+    /// always low-s, with the recovery id.
+    public func sign(digest: some Collection<UInt8>) throws(Secp256k1Error) -> RecoverableSignature {
+        let message = Array(digest)
+        guard message.count == 32 else { throw .invalidDigestLength(message.count) }
+        var signature = secp256k1_ecdsa_recoverable_signature()
+        guard
+            secp256k1_ecdsa_sign_recoverable(
+                signingContext.pointer, &signature, message, secret, nil, nil) == 1
+        else { throw .invalidPrivateKey }
+        var compact = [UInt8](repeating: 0, count: 64)
+        var recoveryID: Int32 = 0
+        secp256k1_ecdsa_recoverable_signature_serialize_compact(
+            verifyingContext, &compact, &recoveryID, &signature)
+        return RecoverableSignature(
+            r: Array(compact[0..<32]), s: Array(compact[32..<64]), recoveryID: UInt8(recoveryID))
+    }
+
+    /// `(self + tweak) mod n`, the BIP32 child-key step.
+    public func adding(tweak: some Collection<UInt8>) throws(Secp256k1Error) -> PrivateKey {
+        let scalar = Array(tweak)
+        guard scalar.count == 32 else { throw .tweakOutOfRange }
+        var result = secret
+        guard secp256k1_ec_seckey_tweak_add(verifyingContext, &result, scalar) == 1 else {
+            throw .tweakOutOfRange
+        }
+        return try PrivateKey(bytes: result)
+    }
+}

@@ -1,0 +1,75 @@
+import CSecp256k1
+
+/// An ECDSA signature with its recovery id: the 65-byte `r ‖ s ‖ v` form of Ethereum,
+/// with `v = 27 + recoveryID` as `ecrecover` and eth-account expect.
+public struct RecoverableSignature: Sendable, Hashable {
+    public let r: [UInt8]
+    public let s: [UInt8]
+    /// 0 or 1.
+    public let recoveryID: UInt8
+
+    init(r: [UInt8], s: [UInt8], recoveryID: UInt8) {
+        self.r = r
+        self.s = s
+        self.recoveryID = recoveryID
+    }
+
+    /// Parses `r ‖ s ‖ v` (v ∈ {0, 1, 27, 28}); refuses high-s twins.
+    public init(bytes: some Collection<UInt8>) throws(Secp256k1Error) {
+        let input = Array(bytes)
+        guard input.count == 65 else { throw .malformedSignature }
+        let v = input[64]
+        let recoveryID: UInt8
+        switch v {
+        case 0, 1: recoveryID = v
+        case 27, 28: recoveryID = v - 27
+        default: throw .malformedSignature
+        }
+        var parsed = secp256k1_ecdsa_recoverable_signature()
+        guard
+            secp256k1_ecdsa_recoverable_signature_parse_compact(
+                verifyingContext, &parsed, Array(input[0..<64]), Int32(recoveryID)) == 1
+        else { throw .malformedSignature }
+        var plain = secp256k1_ecdsa_signature()
+        secp256k1_ecdsa_recoverable_signature_convert(verifyingContext, &plain, &parsed)
+        // normalize returns 1 when the input had a high s.
+        guard secp256k1_ecdsa_signature_normalize(verifyingContext, nil, &plain) == 0 else {
+            throw .nonCanonicalSignature
+        }
+        self.init(r: Array(input[0..<32]), s: Array(input[32..<64]), recoveryID: recoveryID)
+    }
+
+    /// `r ‖ s ‖ (27 + recoveryID)`.
+    public var bytes: [UInt8] { r + s + [27 + recoveryID] }
+
+    /// The signer's public key, as `ecrecover` would find it.
+    public func recoverPublicKey(digest: some Collection<UInt8>) throws(Secp256k1Error) -> PublicKey {
+        let message = Array(digest)
+        guard message.count == 32 else { throw .invalidDigestLength(message.count) }
+        var parsed = secp256k1_ecdsa_recoverable_signature()
+        guard
+            secp256k1_ecdsa_recoverable_signature_parse_compact(
+                verifyingContext, &parsed, r + s, Int32(recoveryID)) == 1
+        else { throw .malformedSignature }
+        var point = secp256k1_pubkey()
+        guard secp256k1_ecdsa_recover(verifyingContext, &point, &parsed, message) == 1 else {
+            throw .unrecoverableSignature
+        }
+        return PublicKey(point: point)
+    }
+
+    /// Plain ECDSA verification against a known key (used by benchmarks as the raw baseline).
+    public func isValid(digest: some Collection<UInt8>, publicKey: PublicKey) -> Bool {
+        let message = Array(digest)
+        guard message.count == 32 else { return false }
+        var plain = secp256k1_ecdsa_signature()
+        guard
+            secp256k1_ecdsa_signature_parse_compact(verifyingContext, &plain, r + s) == 1
+        else { return false }
+        var point = secp256k1_pubkey()
+        let encoded = publicKey.uncompressed
+        guard secp256k1_ec_pubkey_parse(verifyingContext, &point, encoded, encoded.count) == 1
+        else { return false }
+        return secp256k1_ecdsa_verify(verifyingContext, &plain, message, &point) == 1
+    }
+}

@@ -1,0 +1,68 @@
+import CBlueZ
+import CDBus
+import CQREncode
+import CZBar
+import Testing
+
+/// Proves each system-library target compiles, links and calls into the real C library.
+/// The adapters built on them (QR, Bluetooth) carry their own behavioural tests.
+@Suite struct SystemLibrariesTests {
+    @Test func qrencodeEncodesAndZbarDecodesTheSamePixels() throws {
+        let payload: [UInt8] = Array("tender:link-check".utf8)
+        let code = try #require(
+            payload.withUnsafeBufferPointer {
+                QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, QR_ECLEVEL_M)
+            })
+        defer { QRcode_free(code) }
+        let width = Int(code.pointee.width)
+        let scale = 4
+        let border = 4
+        let side = (width + 2 * border) * scale
+        var pixels = [UInt8](repeating: 255, count: side * side)
+        for y in 0..<width {
+            for x in 0..<width where code.pointee.data[y * width + x] & 1 == 1 {
+                for dy in 0..<scale {
+                    for dx in 0..<scale {
+                        pixels[((y + border) * scale + dy) * side + (x + border) * scale + dx] = 0
+                    }
+                }
+            }
+        }
+        let scanner = try #require(zbar_image_scanner_create())
+        defer { zbar_image_scanner_destroy(scanner) }
+        zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
+        let image = try #require(zbar_image_create())
+        defer { zbar_image_destroy(image) }
+        let grey: UInt = 0x3030_3859  // fourcc "Y800"
+        zbar_image_set_format(image, grey)
+        zbar_image_set_size(image, UInt32(side), UInt32(side))
+        let decoded: [UInt8] = pixels.withUnsafeBufferPointer { buffer in
+            zbar_image_set_data(image, buffer.baseAddress, UInt(buffer.count), nil)
+            guard zbar_scan_image(scanner, image) > 0, let symbol = zbar_image_first_symbol(image)
+            else { return [] }
+            let length = Int(zbar_symbol_get_data_length(symbol))
+            return zbar_symbol_get_data(symbol).withMemoryRebound(to: UInt8.self, capacity: length) {
+                Array(UnsafeBufferPointer(start: $0, count: length))
+            }
+        }
+        #expect(decoded == payload)
+    }
+
+    @Test func dbusBuildsAMethodCallMessage() throws {
+        let message = try #require(
+            dbus_message_new_method_call(
+                "org.bluez", "/org/bluez/hci0", "org.freedesktop.DBus.Properties", "GetAll"))
+        defer { dbus_message_unref(message) }
+        #expect(dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_METHOD_CALL)
+        #expect(String(cString: dbus_message_get_member(message)) == "GetAll")
+        #expect(TENDER_DBUS_TYPE_STRING == Int32(UInt8(ascii: "s")))
+    }
+
+    @Test func bluezParsesAndPrintsAnAddress() {
+        var address = bdaddr_t()
+        #expect(str2ba("C0:FF:EE:00:11:22", &address) == 0)
+        var text = [CChar](repeating: 0, count: 18)
+        ba2str(&address, &text)
+        #expect(String(cString: text) == "C0:FF:EE:00:11:22")
+    }
+}
