@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Warnings that keep Swift 6 strict concurrency honest everywhere.
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -50,12 +50,13 @@ let package = Package(
             swiftSettings: strict),
         // Composition: data directory, config, key loading, wallet operations used by the CLI.
         .target(
-            name: "NodeKit", dependencies: ["Tender", "Keystore", "WalletStore"],
+            name: "NodeKit",
+            dependencies: ["Tender", "Codecs", "Secp256k1", "Keystore", "WalletStore"],
             swiftSettings: strict),
         .executableTarget(
             name: "tender",
             dependencies: [
-                "NodeKit", "Tender", "Keystore", "WalletStore",
+                "NodeKit", "Tender", "Codecs", "Secp256k1", "Keystore", "WalletStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: strict),
         .executableTarget(
@@ -64,12 +65,14 @@ let package = Package(
 
         .testTarget(name: "Secp256k1Tests", dependencies: ["Secp256k1"], swiftSettings: strict),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs"], swiftSettings: strict),
-        .testTarget(name: "TenderTests", dependencies: ["Tender", "Secp256k1"], swiftSettings: strict),
+        .testTarget(
+            name: "TenderTests", dependencies: ["Tender", "Secp256k1"], swiftSettings: strict),
         .testTarget(
             name: "KeystoreTests", dependencies: ["Keystore", "Codecs", "Secp256k1"],
             swiftSettings: strict),
         .testTarget(
-            name: "WalletStoreTests", dependencies: ["WalletStore", "Tender"], swiftSettings: strict),
+            name: "WalletStoreTests", dependencies: ["WalletStore", "Tender"], swiftSettings: strict
+        ),
         .testTarget(
             name: "SystemLibrariesTests",
             dependencies: ["CQREncode", "CZBar", "CDBus", "CBlueZ"], swiftSettings: strict),

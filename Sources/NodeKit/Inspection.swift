@@ -1,0 +1,106 @@
+import Codecs
+import Foundation
+import Secp256k1
+import Tender
+
+/// Describes any Tender payload for people and for other EIP-712 implementations: each signed
+/// struct in `eth_signTypedData_v4` form (types, primaryType, domain, message) with its digest,
+/// signature and recovered signer.
+public enum Inspection {
+    public static func describe(_ envelope: Envelope) -> [String: Any] {
+        let domain = envelope.domain
+        var result: [String: Any] = [
+            "kind": envelope.message.kind, "version": Int(Envelope.version),
+            "chainId": String(domain.chainID), "vault": domain.vault.checksummed,
+        ]
+        switch envelope.message {
+        case .request(let request):
+            var fields: [String: Any] = [
+                "id": request.id.hex, "payee": request.payee.checksummed,
+                "amount": String(request.amount), "asset": request.asset.checksummed,
+                "memo": request.memo, "expiry": String(request.expiry),
+            ]
+            fields["sessionKey"] = request.sessionKey.map { Hex.encode($0) }
+            result["request"] = fields
+        case .payment(let payment):
+            result["payment"] = [
+                "requestId": payment.requestID.hex, "payee": payment.payee.checksummed,
+                "amount": String(payment.amount), "asset": payment.asset.checksummed,
+                "memo": payment.memo,
+            ]
+            result["notes"] = payment.bundle.notes.map {
+                signed($0.note, $0.signature, domain, extra: ["coin": $0.coinID(in: domain).hex])
+            }
+            result["transfers"] = payment.bundle.transfers.map { transfer in
+                let digest = transfer.transfer.digest(in: domain)
+                return signed(
+                    transfer.transfer, transfer.signature, domain,
+                    extra: ["outputCoins": transfer.outputCoins(digest: digest).map(\.hex)])
+            }
+        case .receipt(let receipt):
+            result["receipt"] = signed(receipt.receipt, receipt.signature, domain, extra: [:])
+        case .evidence(let evidence):
+            result["evidence"] = [
+                "coin": evidence.coin.hex, "spender": evidence.spender.checksummed,
+                "first": signed(
+                    evidence.first.transfer, evidence.first.signature, domain, extra: [:]),
+                "second": signed(
+                    evidence.second.transfer, evidence.second.signature, domain, extra: [:]),
+            ]
+        }
+        return result
+    }
+
+    static func signed(
+        _ value: some TypedStruct, _ signature: RecoverableSignature, _ domain: Domain,
+        extra: [String: Any]
+    ) -> [String: Any] {
+        let digest = value.digest(in: domain)
+        let recovered = (try? signature.recoverPublicKey(digest: digest.bytes)).map {
+            Address(publicKey: $0).checksummed
+        }
+        var result: [String: Any] = [
+            "typedData": [
+                "types": typesJSON(for: type(of: value).primaryType),
+                "primaryType": type(of: value).primaryType,
+                "domain": json(domain.typedValue),
+                "message": json(value.typedValue),
+            ],
+            "digest": digest.hex, "signature": Hex.encode(signature.bytes),
+            "signer": recovered ?? NSNull(),
+        ]
+        for (key, item) in extra { result[key] = item }
+        return result
+    }
+
+    /// The type and every struct type it references, plus EIP712Domain.
+    static func typesJSON(for primary: String) -> [String: Any] {
+        var names = ["EIP712Domain", primary]
+        if primary == "Transfer" { names.append("Output") }
+        var result: [String: Any] = [:]
+        for name in names {
+            result[name] = (TenderTypes.all[name] ?? []).map { ["name": $0.name, "type": $0.type] }
+        }
+        return result
+    }
+
+    /// EIP-712 values as JSON: integers as decimal strings (uint128 exceeds JSON numbers),
+    /// addresses checksummed, bytes as 0x hex.
+    static func json(_ values: [String: EIP712.Value]) -> [String: Any] {
+        values.mapValues(json)
+    }
+
+    static func json(_ value: EIP712.Value) -> Any {
+        switch value {
+        case .address(let bytes): (try? Address(bytes: bytes))?.checksummed ?? Hex.encode(bytes)
+        case .uint(let number): String(number)
+        case .uint256Word(let word): Hex.encode(word)
+        case .int(let number): String(number)
+        case .bool(let flag): flag
+        case .fixedBytes(let bytes), .bytes(let bytes): Hex.encode(bytes)
+        case .string(let text): text
+        case .array(let items): items.map(json)
+        case .structure(let fields): json(fields)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Secp256k1
+
+/// A coin this wallet owns, with the proof it must hand over to spend it.
+public struct SpendableCoin: Hashable, Sendable {
+    public let coin: Coin
+    public let proof: ProofBundle
+
+    public init(coin: Coin, proof: ProofBundle) {
+        self.coin = coin
+        self.proof = proof
+    }
+}
+
+/// What paying will do: the payment to hand over, the coins it consumes and the change it
+/// creates. The wallet records all of it in one transaction before anything leaves the node.
+public struct PaymentPlan: Sendable {
+    public let payment: Payment
+    public let spent: [CoinID]
+    public let transfers: [SignedTransfer]
+    /// Change back to the payer, with the proof to spend it later.
+    public let change: [SpendableCoin]
+    /// Coins the payee will own; their digest is what the receipt must sign.
+    public let credited: [CoinID]
+    public let digest: Bytes32
+}
+
+/// Chooses coins and signs the transfers of a payment (payer side).
+public struct PaymentBuilder: Sendable {
+    public let domain: Domain
+    public let limits: VerificationLimits
+
+    public init(domain: Domain, limits: VerificationLimits = .standard) {
+        self.domain = domain
+        self.limits = limits
+    }
+
+    /// Coins the selection may use: the payer's, in the asset, below the hop cap, and alive for
+    /// at least `minimumLifetime` more seconds so the payee has time to settle them.
+    public func eligible(
+        _ coins: [SpendableCoin], owner: Address, asset: Address, now: UInt64,
+        minimumLifetime: UInt64
+    ) -> [SpendableCoin] {
+        coins.filter {
+            $0.coin.owner == owner && $0.coin.asset == asset && $0.coin.depth < limits.maxHops
+                && $0.coin.expiry > now &+ minimumLifetime
+        }
+    }
+
+    public func plan(
+        requestID: Bytes32, payee: Address, amount: Amount, asset: Address, memo: String = "",
+        from coins: [SpendableCoin], key: PrivateKey, now: UInt64, minimumLifetime: UInt64 = 0
+    ) throws(ProtocolError) -> PaymentPlan {
+        let payer = Address(publicKey: key.publicKey)
+        guard payee != payer else {
+            throw ProtocolError(.paymentMismatch("a wallet cannot pay itself"))
+        }
+        guard amount > 0 else { throw ProtocolError(.malformed("amount must be positive")) }
+        let candidates = eligible(
+            coins, owner: payer, asset: asset, now: now, minimumLifetime: minimumLifetime)
+        let selected = try select(amount: amount, from: candidates)
+
+        var remaining = amount
+        var transfers: [SignedTransfer] = []
+        var change: [SpendableCoin] = []
+        var credited: [CoinID] = []
+        let baseProof = ProofBundle.merging(selected.map(\.proof))
+        for group in chunks(of: selected) {
+            let sum = checkedSum(group.map(\.coin.amount))!  // selection summed them already
+            let toPayee = min(sum, remaining)
+            remaining -= toPayee
+            var outputs = [Output(owner: payee, amount: toPayee)]
+            if sum > toPayee { outputs.append(Output(owner: payer, amount: sum - toPayee)) }
+            let transfer = Transfer(inputs: group.map(\.coin.id).sorted(), outputs: outputs)
+            let signed = try SignedTransfer(signing: transfer, with: key, in: domain)
+            let digest = transfer.digest(in: domain)
+            let ids = signed.outputCoins(digest: digest)
+            credited.append(ids[0])
+            if outputs.count == 2 {
+                let first = group[0].coin
+                let coin = Coin(
+                    id: ids[1], owner: payer, issuer: first.issuer, asset: asset,
+                    amount: outputs[1].amount, expiry: group.map(\.coin.expiry).min()!,
+                    depth: 1 + group.map(\.coin.depth).max()!, origin: .transfer(0, output: 1))
+                let proof = ProofBundle.merging(
+                    group.map(\.proof) + [ProofBundle(transfers: [signed])])
+                change.append(SpendableCoin(coin: coin, proof: proof))
+            }
+            transfers.append(signed)
+            if remaining == 0 { break }
+        }
+        var bundle = baseProof
+        bundle.transfers.append(contentsOf: transfers)
+        let payment = Payment(
+            requestID: requestID, payee: payee, amount: amount, asset: asset, memo: memo,
+            bundle: bundle)
+        return PaymentPlan(
+            payment: payment, spent: transfers.flatMap(\.transfer.inputs), transfers: transfers,
+            change: change,
+            credited: credited, digest: paymentDigest(creditedCoins: credited))
+    }
+
+    /// The smallest single coin that covers the amount (least change, fewest inputs); failing
+    /// that, the largest coins first until they cover it.
+    func select(
+        amount: Amount, from candidates: [SpendableCoin]
+    ) throws(ProtocolError) -> [SpendableCoin] {
+        let byAmount = candidates.sorted {
+            ($0.coin.amount, $0.coin.id) < ($1.coin.amount, $1.coin.id)
+        }
+        if let single = byAmount.first(where: { $0.coin.amount >= amount }) { return [single] }
+        var chosen: [SpendableCoin] = []
+        var total: Amount = 0
+        for candidate in byAmount.reversed() {
+            chosen.append(candidate)
+            total += candidate.coin.amount  // below `amount` before adding, so no overflow
+            if total >= amount { return chosen }
+        }
+        let available = checkedSum(candidates.map(\.coin.amount)) ?? .max
+        throw ProtocolError(.insufficientFunds(requested: amount, available: available))
+    }
+
+    /// Inputs of one transfer share issuer (and asset), and their count is capped.
+    func chunks(of selected: [SpendableCoin]) -> [[SpendableCoin]] {
+        var groups: [Address: [SpendableCoin]] = [:]
+        var issuers: [Address] = []
+        for coin in selected {
+            if groups[coin.coin.issuer] == nil { issuers.append(coin.coin.issuer) }
+            groups[coin.coin.issuer, default: []].append(coin)
+        }
+        return issuers.flatMap { issuer in
+            let group = groups[issuer]!
+            return stride(from: 0, to: group.count, by: limits.maxInputsPerTransfer).map {
+                Array(group[$0..<min($0 + limits.maxInputsPerTransfer, group.count)])
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+/// Why the protocol core refused something. Every rejection names what was wrong.
+public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        /// Bytes that do not decode into the expected structure.
+        case malformed(String)
+        /// Signed for another chain or vault than this node's.
+        case wrongDomain(expected: Domain, actual: Domain)
+        case badNoteSignature(serial: Bytes32, issuer: Address, recovered: Address?)
+        case badTransferSignature(transfer: Int, owner: Address, recovered: Address?)
+        case badReceiptSignature(expected: Address, recovered: Address?)
+        case wrongSigner(expected: Address, actual: Address)
+        /// A transfer spends a coin the proof does not contain (or not before the transfer).
+        case unknownInput(transfer: Int, coin: CoinID)
+        case duplicateInput(transfer: Int, coin: CoinID)
+        /// The same note or output appears twice in one proof.
+        case duplicateCoin(CoinID)
+        /// Inputs of one transfer must share owner, issuer and asset.
+        case mixedInputs(transfer: Int, field: String)
+        case emptyTransfer(transfer: Int)
+        case zeroAmount(transfer: Int, output: Int)
+        case conservationBroken(transfer: Int, inputs: Amount, outputs: Amount)
+        case amountOverflow(String)
+        case expired(coin: CoinID, expiry: UInt64, now: UInt64)
+        case hopCapExceeded(coin: CoinID, depth: Int, cap: Int)
+        case proofTooLarge(String)
+        case untrustedIssuer(Address)
+        case exposureExceeded(issuer: Address, asset: Address, requested: Amount, remaining: Amount)
+        /// An input was already consumed by a different transfer of the same owner.
+        case doubleSpend(DoubleSpendEvidence)
+        /// The coin is already in this wallet (received twice, or replayed).
+        case alreadyHeld(CoinID)
+        case paymentMismatch(String)
+        case requestAlreadyPaid(requestID: Bytes32)
+        case requestExpired(requestID: Bytes32, expiry: UInt64, now: UInt64)
+        case invalidTransition(state: String, event: String)
+        case insufficientFunds(requested: Amount, available: Amount)
+        case invalidEvidence(String)
+    }
+
+    public let kind: Kind
+
+    public init(_ kind: Kind) { self.kind = kind }
+
+    /// A short stable name for scripts (`--json`) and exit-code mapping.
+    public var code: String {
+        switch kind {
+        case .malformed: "malformed"
+        case .wrongDomain: "wrong-domain"
+        case .badNoteSignature: "bad-note-signature"
+        case .badTransferSignature: "bad-transfer-signature"
+        case .badReceiptSignature: "bad-receipt-signature"
+        case .wrongSigner: "wrong-signer"
+        case .unknownInput: "unknown-input"
+        case .duplicateInput: "duplicate-input"
+        case .duplicateCoin: "duplicate-coin"
+        case .mixedInputs: "mixed-inputs"
+        case .emptyTransfer: "empty-transfer"
+        case .zeroAmount: "zero-amount"
+        case .conservationBroken: "conservation-broken"
+        case .amountOverflow: "amount-overflow"
+        case .expired: "expired"
+        case .hopCapExceeded: "hop-cap-exceeded"
+        case .proofTooLarge: "proof-too-large"
+        case .untrustedIssuer: "untrusted-issuer"
+        case .exposureExceeded: "exposure-exceeded"
+        case .doubleSpend: "double-spend"
+        case .alreadyHeld: "already-held"
+        case .paymentMismatch: "payment-mismatch"
+        case .requestAlreadyPaid: "request-already-paid"
+        case .requestExpired: "request-expired"
+        case .invalidTransition: "invalid-transition"
+        case .insufficientFunds: "insufficient-funds"
+        case .invalidEvidence: "invalid-evidence"
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .malformed(let what): "malformed input: \(what)"
+        case .wrongDomain(let expected, let actual):
+            actual.chainID != expected.chainID
+                ? "wrong chain id: signed for chain \(actual.chainID), this node uses chain \(expected.chainID)"
+                : "wrong vault: signed for vault \(actual.vault), this node uses \(expected.vault)"
+        case .badNoteSignature(let serial, let issuer, let recovered):
+            "note \(serial.short) is not signed by its issuer \(issuer) (signature recovers to \(recovered?.description ?? "nothing"))"
+        case .badTransferSignature(let transfer, let owner, let recovered):
+            "transfer #\(transfer) is not signed by the owner \(owner) of its inputs (signature recovers to \(recovered?.description ?? "nothing"))"
+        case .badReceiptSignature(let expected, let recovered):
+            "receipt is not signed by the payee \(expected) (signature recovers to \(recovered?.description ?? "nothing"))"
+        case .wrongSigner(let expected, let actual):
+            "key \(actual) cannot sign for \(expected)"
+        case .unknownInput(let transfer, let coin):
+            "transfer #\(transfer) spends coin \(coin.short), which the proof does not contain before it"
+        case .duplicateInput(let transfer, let coin):
+            "transfer #\(transfer) lists coin \(coin.short) twice"
+        case .duplicateCoin(let coin): "coin \(coin.short) appears twice in the proof"
+        case .mixedInputs(let transfer, let field):
+            "transfer #\(transfer) mixes inputs of different \(field)s"
+        case .emptyTransfer(let transfer): "transfer #\(transfer) has no inputs or no outputs"
+        case .zeroAmount(let transfer, let output):
+            "transfer #\(transfer) output #\(output) has a zero amount"
+        case .conservationBroken(let transfer, let inputs, let outputs):
+            "transfer #\(transfer) breaks conservation: inputs sum to \(inputs), outputs to \(outputs)"
+        case .amountOverflow(let what): "amounts overflow 2^128 in \(what)"
+        case .expired(let coin, let expiry, let now):
+            "coin \(coin.short) expired at \(expiry) (now \(now))"
+        case .hopCapExceeded(let coin, let depth, let cap):
+            "coin \(coin.short) is \(depth) hops from its note; the cap is \(cap)"
+        case .proofTooLarge(let what): "proof too large: \(what)"
+        case .untrustedIssuer(let issuer): "issuer \(issuer) is not trusted by this node"
+        case .exposureExceeded(let issuer, let asset, let requested, let remaining):
+            "accepting \(requested) more from issuer \(issuer) (asset \(asset)) exceeds its remaining cap \(remaining)"
+        case .doubleSpend(let evidence):
+            "double spend: coin \(evidence.coin.short) was already consumed by another transfer of \(evidence.spender)"
+        case .alreadyHeld(let coin): "coin \(coin.short) was already received by this wallet"
+        case .paymentMismatch(let what): "payment does not match its request: \(what)"
+        case .requestAlreadyPaid(let id):
+            "request \(id.short) was already paid by a different payment"
+        case .requestExpired(let id, let expiry, let now):
+            "request \(id.short) expired at \(expiry) (now \(now))"
+        case .invalidTransition(let state, let event): "cannot \(event) a payment that is \(state)"
+        case .insufficientFunds(let requested, let available):
+            "insufficient funds: need \(requested), spendable \(available)"
+        case .invalidEvidence(let why): "invalid double-spend evidence: \(why)"
+        }
+    }
+}
+
+extension Bytes32 {
+    /// The first 8 bytes in hex: enough to tell coins apart in a message.
+    public var short: String { String(hex.prefix(18)) + "…" }
+}

@@ -1,0 +1,68 @@
+import Codecs
+import Secp256k1
+
+/// The payee's signed acknowledgement that it accepted the coins summarised by `paymentDigest`
+/// for request `requestID` at `time`.
+public struct Receipt: TypedStruct, Hashable {
+    public static let primaryType = "Receipt"
+
+    public let requestID: Bytes32
+    public let paymentDigest: Bytes32
+    public let time: UInt64
+
+    public init(requestID: Bytes32, paymentDigest: Bytes32, time: UInt64) {
+        self.requestID = requestID
+        self.paymentDigest = paymentDigest
+        self.time = time
+    }
+
+    public var structHash: [UInt8] {
+        var hasher = Keccak256()
+        hasher.update(TypeHashes.receipt)
+        hasher.update(requestID.bytes)
+        hasher.update(paymentDigest.bytes)
+        hasher.update(time.word)
+        return hasher.finalize()
+    }
+
+    public var typedValue: [String: EIP712.Value] {
+        [
+            "requestId": .fixedBytes(requestID.bytes),
+            "paymentDigest": .fixedBytes(paymentDigest.bytes), "time": .uint(UInt128(time)),
+        ]
+    }
+}
+
+public struct SignedReceipt: Hashable, Sendable {
+    public let receipt: Receipt
+    public let signature: RecoverableSignature
+
+    public init(receipt: Receipt, signature: RecoverableSignature) {
+        self.receipt = receipt
+        self.signature = signature
+    }
+
+    public init(
+        signing receipt: Receipt, with key: PrivateKey, in domain: Domain
+    ) throws(ProtocolError) {
+        self.receipt = receipt
+        self.signature = try sign(receipt.digest(in: domain), with: key)
+    }
+
+    /// Checks the receipt was signed by `payee`.
+    public func verify(payee: Address, in domain: Domain) throws(ProtocolError) {
+        let recovered = signer(of: receipt.digest(in: domain), signature: signature)
+        guard recovered == payee else {
+            throw ProtocolError(.badReceiptSignature(expected: payee, recovered: recovered))
+        }
+    }
+}
+
+/// What a receipt commits to: keccak256 of the coin ids credited to the payee, ascending.
+/// Coin ids commit to the transfers (or notes) that created them, so this names exactly
+/// what was accepted, whatever order the payer sent it in.
+public func paymentDigest(creditedCoins: some Sequence<CoinID>) -> Bytes32 {
+    var hasher = Keccak256()
+    for coin in creditedCoins.sorted() { hasher.update(coin.bytes) }
+    return Bytes32(trusted: hasher.finalize())
+}

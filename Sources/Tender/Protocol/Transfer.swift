@@ -1,0 +1,80 @@
+import Codecs
+import Secp256k1
+
+/// One output of a transfer: `amount` to `owner`.
+public struct Output: Hashable, Sendable {
+    public let owner: Address
+    public let amount: Amount
+
+    public init(owner: Address, amount: Amount) {
+        self.owner = owner
+        self.amount = amount
+    }
+
+    var structHash: [UInt8] {
+        var hasher = Keccak256()
+        hasher.update(TypeHashes.output)
+        hasher.update(owner.word)
+        hasher.update(amount.word)
+        return hasher.finalize()
+    }
+}
+
+/// An offline spend: consumes `inputs` (coins of one owner, one issuer, one asset) and creates
+/// `outputs` that sum exactly to them. Output `i` becomes coin `keccak256(digest ‖ i)`.
+public struct Transfer: TypedStruct, Hashable {
+    public static let primaryType = "Transfer"
+
+    public let inputs: [CoinID]
+    public let outputs: [Output]
+
+    public init(inputs: [CoinID], outputs: [Output]) {
+        self.inputs = inputs
+        self.outputs = outputs
+    }
+
+    public var structHash: [UInt8] {
+        var inputsHasher = Keccak256()
+        for input in inputs { inputsHasher.update(input.bytes) }
+        var outputsHasher = Keccak256()
+        for output in outputs { outputsHasher.update(output.structHash) }
+        var hasher = Keccak256()
+        hasher.update(TypeHashes.transfer)
+        hasher.update(inputsHasher.finalize())
+        hasher.update(outputsHasher.finalize())
+        return hasher.finalize()
+    }
+
+    public var typedValue: [String: EIP712.Value] {
+        [
+            "inputs": .array(inputs.map { .fixedBytes($0.bytes) }),
+            "outputs": .array(
+                outputs.map {
+                    .structure(["owner": .address($0.owner.bytes), "amount": .uint($0.amount)])
+                }),
+        ]
+    }
+}
+
+/// A transfer signed by the owner of its inputs.
+public struct SignedTransfer: Hashable, Sendable {
+    public let transfer: Transfer
+    public let signature: RecoverableSignature
+
+    public init(transfer: Transfer, signature: RecoverableSignature) {
+        self.transfer = transfer
+        self.signature = signature
+    }
+
+    public init(
+        signing transfer: Transfer, with key: PrivateKey, in domain: Domain
+    ) throws(ProtocolError) {
+        self.transfer = transfer
+        self.signature = try sign(transfer.digest(in: domain), with: key)
+    }
+
+    /// Coin ids of every output, given the transfer's digest.
+    public func outputCoins(digest: Bytes32) -> [CoinID] {
+        transfer.outputs.indices.map { coinID(digest: digest, index: UInt32($0)) }
+    }
+}

@@ -1,0 +1,106 @@
+import GRDB
+
+/// The wallet's tables. Migrations only ever append: a shipped migration is never edited.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: wallet") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE meta (
+                        key TEXT PRIMARY KEY NOT NULL,
+                        value TEXT NOT NULL
+                    ) STRICT;
+
+                    -- Every verified transfer this wallet has seen, by EIP-712 digest.
+                    CREATE TABLE transfers (
+                        digest BLOB PRIMARY KEY NOT NULL CHECK (length(digest) = 32),
+                        body BLOB NOT NULL,
+                        first_seen INTEGER NOT NULL
+                    ) STRICT;
+
+                    -- The seen-set: which transfer consumed each coin. One row per coin, so a
+                    -- second, different spend can never be recorded beside the first.
+                    CREATE TABLE spends (
+                        coin BLOB PRIMARY KEY NOT NULL CHECK (length(coin) = 32),
+                        transfer BLOB NOT NULL REFERENCES transfers(digest)
+                    ) STRICT;
+
+                    -- Coins this wallet owns or owned. amount: 16-byte big-endian, so BLOB order
+                    -- is numeric order.
+                    CREATE TABLE coins (
+                        id BLOB PRIMARY KEY NOT NULL CHECK (length(id) = 32),
+                        owner BLOB NOT NULL,
+                        issuer BLOB NOT NULL,
+                        asset BLOB NOT NULL,
+                        amount BLOB NOT NULL CHECK (length(amount) = 16),
+                        expiry INTEGER NOT NULL,
+                        depth INTEGER NOT NULL,
+                        state TEXT NOT NULL CHECK (state IN (
+                            'unspent', 'reserved', 'in-doubt', 'spent', 'incoming',
+                            'redeeming', 'redeemed', 'conflicted', 'expired')),
+                        source TEXT NOT NULL CHECK (source IN ('received', 'change')),
+                        -- The outgoing payment spending it, the one that created it as change,
+                        -- the incoming payment that brought it.
+                        reserved_by BLOB REFERENCES outgoing_payments(request_id),
+                        change_of BLOB REFERENCES outgoing_payments(request_id),
+                        received_in BLOB REFERENCES incoming_payments(request_id),
+                        proof BLOB NOT NULL,
+                        updated_at INTEGER NOT NULL
+                    ) STRICT;
+                    CREATE INDEX coins_by_selection ON coins(state, asset, amount);
+                    CREATE INDEX coins_by_reservation ON coins(reserved_by);
+                    CREATE INDEX coins_by_change ON coins(change_of);
+
+                    CREATE TABLE outgoing_payments (
+                        request_id BLOB PRIMARY KEY NOT NULL,
+                        payee BLOB NOT NULL,
+                        asset BLOB NOT NULL,
+                        amount BLOB NOT NULL,
+                        memo TEXT NOT NULL,
+                        state TEXT NOT NULL CHECK (state IN (
+                            'prepared', 'pending', 'in-doubt', 'spent', 'cancelled')),
+                        digest BLOB NOT NULL,
+                        envelope BLOB NOT NULL,
+                        receipt BLOB,
+                        created_at INTEGER NOT NULL,
+                        updated_at INTEGER NOT NULL
+                    ) STRICT;
+
+                    CREATE TABLE incoming_payments (
+                        request_id BLOB PRIMARY KEY NOT NULL,
+                        asset BLOB NOT NULL,
+                        amount BLOB NOT NULL,
+                        memo TEXT NOT NULL,
+                        digest BLOB NOT NULL,
+                        receipt BLOB NOT NULL,
+                        received_at INTEGER NOT NULL
+                    ) STRICT;
+
+                    CREATE TABLE evidence (
+                        coin BLOB NOT NULL,
+                        first BLOB NOT NULL,
+                        second BLOB NOT NULL,
+                        spender BLOB NOT NULL,
+                        body BLOB NOT NULL,
+                        found_at INTEGER NOT NULL,
+                        PRIMARY KEY (coin, first, second)
+                    ) STRICT;
+
+                    CREATE TABLE trusted_issuers (
+                        issuer BLOB PRIMARY KEY NOT NULL,
+                        added_at INTEGER NOT NULL
+                    ) STRICT;
+
+                    -- Settlement work, written in the same transaction that accepts the coin.
+                    CREATE TABLE outbox (
+                        coin BLOB PRIMARY KEY NOT NULL REFERENCES coins(id),
+                        idempotency_key TEXT NOT NULL UNIQUE,
+                        state TEXT NOT NULL CHECK (state IN ('queued', 'submitted', 'confirmed', 'failed')),
+                        created_at INTEGER NOT NULL
+                    ) STRICT;
+                    """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import Tender
+
+/// A payment this wallet accepted, as stored.
+public struct IncomingPaymentRecord: Sendable {
+    public let requestID: Bytes32
+    public let asset: Address
+    public let amount: Amount
+    public let memo: String
+    public let digest: Bytes32
+    /// The encoded receipt envelope this wallet signed: returned again on a retry.
+    public let receipt: [UInt8]
+    public let receivedAt: UInt64
+}
+
+extension WalletStore {
+    public func incomingPayment(_ id: Bytes32) throws -> IncomingPaymentRecord? {
+        try read { db in try Self.incoming(db, id) }
+    }
+
+    public func incomingPayments() throws -> [IncomingPaymentRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM incoming_payments ORDER BY received_at, rowid")
+                .map(Self.incoming(row:))
+        }
+    }
+
+    static func incoming(_ db: Database, _ id: Bytes32) throws -> IncomingPaymentRecord? {
+        try Row.fetchOne(
+            db, sql: "SELECT * FROM incoming_payments WHERE request_id = ?", arguments: [id.data]
+        ).map(incoming(row:))
+    }
+
+    static func incoming(row: Row) throws -> IncomingPaymentRecord {
+        let received: Int64 = row["received_at"]
+        return IncomingPaymentRecord(
+            requestID: try Bytes32(column: row.blob("request_id")),
+            asset: try Address(column: row.blob("asset")),
+            amount: try UInt128(column: row.blob("amount")), memo: row["memo"],
+            digest: try Bytes32(column: row.blob("digest")),
+            receipt: Array(row.blob("receipt") ?? Data()), receivedAt: UInt64(received))
+    }
+
+    /// Accepts a checked payment: its transfers join the seen-set, the credited coins become
+    /// unspent coins of this wallet with their proofs, each gets a settlement outbox row, and
+    /// the signed receipt is stored: one transaction. Anything that changed since the check
+    /// (a coin now held, a coin now spent differently, the request now paid) aborts it all.
+    public func acceptPayment(
+        _ checked: CheckedPayment, receipt: [UInt8], now: UInt64
+    ) throws {
+        let payment = checked.payment
+        try transaction { db in
+            if try Self.incoming(db, payment.requestID) != nil {
+                throw WalletStoreError(
+                    .rejected(ProtocolError(.requestAlreadyPaid(requestID: payment.requestID))))
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO incoming_payments(request_id, asset, amount, memo, digest, receipt,
+                        received_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    payment.requestID.data, payment.asset.data, payment.amount.column, payment.memo,
+                    checked.digest.data, Data(receipt), now.column,
+                ])
+            try Self.recordSpends(
+                db, transfers: payment.bundle.transfers, digests: checked.verified.transferDigests,
+                now: now)
+            let outbox = try db.cachedStatement(
+                sql: """
+                    INSERT INTO outbox(coin, idempotency_key, state, created_at)
+                    VALUES (?, ?, 'queued', ?)
+                    """)
+            for coin in checked.credited {
+                guard let proof = checked.verified.proof(of: coin.id) else {
+                    throw WalletStoreError(.corrupt("no proof for a verified coin"))
+                }
+                try Self.insertCoin(
+                    db, coin, proof: proof, state: "unspent", source: "received", changeOf: nil,
+                    receivedIn: payment.requestID, now: now)
+                try outbox.execute(arguments: [coin.id.data, "redeem:" + coin.id.hex, now.column])
+            }
+        }
+    }
+}

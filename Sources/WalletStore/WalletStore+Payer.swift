@@ -1,0 +1,235 @@
+import Foundation
+import GRDB
+import Tender
+
+/// A payment this wallet made, as stored.
+public struct OutgoingPaymentRecord: Sendable {
+    public let requestID: Bytes32
+    public let payee: Address
+    public let asset: Address
+    public let amount: Amount
+    public let memo: String
+    public let state: OutgoingPaymentState
+    public let digest: Bytes32
+    /// The encoded envelope handed to the payee: re-exportable, byte for byte.
+    public let envelope: [UInt8]
+    public let receipt: [UInt8]?
+    public let createdAt: UInt64
+    public let updatedAt: UInt64
+}
+
+extension WalletStore {
+    /// Candidate coins for paying `amount`: the smallest single unspent coin that covers it, or
+    /// else the largest ones until they do (the rule `PaymentBuilder.select` applies), read with
+    /// indexed queries so a wallet of 100,000 coins does not load them all.
+    public func candidateCoins(
+        owner: Address, asset: Address, amount: Amount, now: UInt64, minimumLifetime: UInt64,
+        limits: VerificationLimits
+    ) throws -> [SpendableCoin] {
+        try read { db in
+            let filter = """
+                state = 'unspent' AND asset = ? AND owner = ? AND depth < ? AND expiry > ?
+                """
+            let base: StatementArguments = [
+                asset.data, owner.data, limits.maxHops, (now &+ minimumLifetime).column,
+            ]
+            if let single = try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT * FROM coins WHERE \(filter) AND amount >= ? ORDER BY amount, id LIMIT 1",
+                arguments: base + [amount.column])
+            {
+                return [try Self.spendable(single)]
+            }
+            var chosen: [SpendableCoin] = []
+            var total: Amount = 0
+            let cursor = try Row.fetchCursor(
+                db, sql: "SELECT * FROM coins WHERE \(filter) ORDER BY amount DESC, id DESC",
+                arguments: base)
+            while let row = try cursor.next(), total < amount {
+                let coin = try Self.spendable(row)
+                chosen.append(coin)
+                total = total.addingReportingOverflow(coin.coin.amount).partialValue
+            }
+            return chosen
+        }
+    }
+
+    static func spendable(_ row: Row) throws -> SpendableCoin {
+        let proof: ProofBundle
+        do { proof = try ProofBundle.decode(Array(row.blob("proof") ?? Data())) } catch {
+            throw WalletStoreError(.corrupt("proof of a coin: \(error)"))
+        }
+        let depth: Int = row["depth"]
+        let expiry: Int64 = row["expiry"]
+        let coin = Coin(
+            id: try Bytes32(column: row.blob("id")), owner: try Address(column: row.blob("owner")),
+            issuer: try Address(column: row.blob("issuer")),
+            asset: try Address(column: row.blob("asset")),
+            amount: try UInt128(column: row.blob("amount")), expiry: UInt64(expiry), depth: depth,
+            origin: .note(0))
+        return SpendableCoin(coin: coin, proof: proof)
+    }
+
+    /// Reserves the plan's coins, records its transfers in the seen-set, stores the change as
+    /// incoming and the payment as `prepared`: one transaction, before anything leaves the node.
+    /// A coin that is no longer unspent aborts it all.
+    public func preparePayment(_ plan: PaymentPlan, envelope: [UInt8], now: UInt64) throws {
+        let id = plan.payment.requestID
+        try transaction { db in
+            if try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM outgoing_payments WHERE request_id = ?",
+                arguments: [id.data])
+                != nil
+            {
+                throw WalletStoreError(.paymentExists(id))
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO outgoing_payments(request_id, payee, asset, amount, memo, state,
+                        digest, envelope, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, 'prepared', ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    id.data, plan.payment.payee.data, plan.payment.asset.data,
+                    plan.payment.amount.column, plan.payment.memo, plan.digest.data,
+                    Data(envelope), now.column, now.column,
+                ])
+            let reserve = try db.cachedStatement(
+                sql: """
+                    UPDATE coins SET state = 'reserved', reserved_by = ?, updated_at = ?
+                    WHERE id = ? AND state = 'unspent'
+                    """)
+            for coin in plan.spent {
+                try reserve.execute(arguments: [id.data, now.column, coin.data])
+                guard db.changesCount == 1 else { throw WalletStoreError(.coinNotSpendable(coin)) }
+            }
+            let domain = try Self.identity(db)?.domain
+            guard let domain else { throw WalletStoreError(.notInitialised) }
+            try Self.recordSpends(
+                db, transfers: plan.transfers,
+                digests: plan.transfers.map { $0.transfer.digest(in: domain) }, now: now)
+            for change in plan.change {
+                try Self.insertCoin(
+                    db, change.coin, proof: change.proof, state: "incoming", source: "change",
+                    changeOf: id, receivedIn: nil, now: now)
+            }
+        }
+    }
+
+    static func insertCoin(
+        _ db: Database, _ coin: Coin, proof: ProofBundle, state: String, source: String,
+        changeOf: Bytes32?, receivedIn: Bytes32?, now: UInt64
+    ) throws {
+        if try Bool.fetchOne(db, sql: "SELECT 1 FROM coins WHERE id = ?", arguments: [coin.id.data])
+            != nil
+        {
+            throw WalletStoreError(.rejected(ProtocolError(.alreadyHeld(coin.id))))
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO coins(id, owner, issuer, asset, amount, expiry, depth, state, source,
+                    change_of, received_in, proof, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                coin.id.data, coin.owner.data, coin.issuer.data, coin.asset.data,
+                coin.amount.column, coin.expiry.column, coin.depth, state, source, changeOf?.data,
+                receivedIn?.data, Data(proof.encoded()), now.column,
+            ])
+    }
+
+    /// Applies a state-machine event to an outgoing payment and moves its coins to match.
+    /// `receipt` is stored with `.receipt`; the caller has verified it.
+    @discardableResult
+    public func advance(
+        payment id: Bytes32, by event: OutgoingPaymentState.Event, receipt: [UInt8]? = nil,
+        now: UInt64
+    ) throws -> OutgoingPaymentState {
+        try transaction { db in
+            guard let record = try Self.outgoing(db, id) else {
+                throw WalletStoreError(.paymentNotFound(id))
+            }
+            let next: OutgoingPaymentState
+            do { next = try record.state.applying(event) } catch let error as ProtocolError {
+                throw WalletStoreError(.rejected(error))
+            }
+            if next == record.state && record.receipt != nil { return next }  // idempotent
+            try db.execute(
+                sql: """
+                    UPDATE outgoing_payments SET state = ?, receipt = coalesce(?, receipt),
+                        updated_at = ? WHERE request_id = ?
+                    """,
+                arguments: [next.rawValue, receipt.map { Data($0) }, now.column, id.data])
+            switch next {
+            case .spent:
+                try db.execute(
+                    sql: "UPDATE coins SET state = 'spent', updated_at = ? WHERE reserved_by = ?",
+                    arguments: [now.column, id.data])
+                try db.execute(
+                    sql: """
+                        UPDATE coins SET state = 'unspent', updated_at = ?
+                        WHERE change_of = ? AND state = 'incoming'
+                        """,
+                    arguments: [now.column, id.data])
+            case .inDoubt:
+                try db.execute(
+                    sql:
+                        "UPDATE coins SET state = 'in-doubt', updated_at = ? WHERE reserved_by = ?",
+                    arguments: [now.column, id.data])
+            case .cancelled:
+                // It never left the node: forget its spends and change so the coins spend
+                // cleanly again.
+                try db.execute(
+                    sql:
+                        "DELETE FROM spends WHERE coin IN (SELECT id FROM coins WHERE reserved_by = ?)",
+                    arguments: [id.data])
+                try db.execute(sql: "DELETE FROM coins WHERE change_of = ?", arguments: [id.data])
+                try db.execute(
+                    sql: """
+                        UPDATE coins SET state = 'unspent', reserved_by = NULL, updated_at = ?
+                        WHERE reserved_by = ?
+                        """,
+                    arguments: [now.column, id.data])
+            case .prepared, .pending:
+                break
+            }
+            return next
+        }
+    }
+
+    public func outgoingPayment(_ id: Bytes32) throws -> OutgoingPaymentRecord? {
+        try read { db in try Self.outgoing(db, id) }
+    }
+
+    public func outgoingPayments() throws -> [OutgoingPaymentRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM outgoing_payments ORDER BY created_at, rowid")
+                .map(Self.outgoing(row:))
+        }
+    }
+
+    static func outgoing(_ db: Database, _ id: Bytes32) throws -> OutgoingPaymentRecord? {
+        try Row.fetchOne(
+            db, sql: "SELECT * FROM outgoing_payments WHERE request_id = ?", arguments: [id.data]
+        ).map(outgoing(row:))
+    }
+
+    static func outgoing(row: Row) throws -> OutgoingPaymentRecord {
+        let stateName: String = row["state"]
+        guard let state = OutgoingPaymentState(rawValue: stateName) else {
+            throw WalletStoreError(.corrupt("payment state '\(stateName)'"))
+        }
+        let created: Int64 = row["created_at"]
+        let updated: Int64 = row["updated_at"]
+        return OutgoingPaymentRecord(
+            requestID: try Bytes32(column: row.blob("request_id")),
+            payee: try Address(column: row.blob("payee")),
+            asset: try Address(column: row.blob("asset")),
+            amount: try UInt128(column: row.blob("amount")), memo: row["memo"], state: state,
+            digest: try Bytes32(column: row.blob("digest")),
+            envelope: Array(row.blob("envelope") ?? Data()),
+            receipt: row.blob("receipt").map(Array.init),
+            createdAt: UInt64(created), updatedAt: UInt64(updated))
+    }
+}

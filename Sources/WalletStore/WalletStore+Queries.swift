@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import Tender
+
+/// Sums by what the owner can do with the money now.
+public struct Balance: Equatable, Sendable {
+    /// Unspent coins: payable onward offline, or redeemable.
+    public var spendable: Amount = 0
+    /// Reserved by payments awaiting a receipt, plus their change.
+    public var pending: Amount = 0
+    /// Reserved by payments whose link died after sending.
+    public var inDoubt: Amount = 0
+    /// Part of `spendable` (and coins being redeemed) received from others and not yet
+    /// settled on chain.
+    public var receivedUnsettled: Amount = 0
+
+    public init() {}
+}
+
+public struct EvidenceRecord: Sendable {
+    public let evidence: DoubleSpendEvidence
+    public let foundAt: UInt64
+}
+
+extension WalletStore {
+    /// Balance per asset. Amounts are summed in Swift: SQLite integers stop at 2^63.
+    public func balances() throws -> [Address: Balance] {
+        try read { db in
+            var result: [Address: Balance] = [:]
+            let rows = try Row.fetchCursor(
+                db,
+                sql:
+                    "SELECT asset, amount, state, source FROM coins WHERE state IN ('unspent', 'reserved', 'incoming', 'in-doubt', 'redeeming')"
+            )
+            while let row = try rows.next() {
+                let asset = try Address(column: row.blob("asset"))
+                let amount = try UInt128(column: row.blob("amount"))
+                let state: String = row["state"]
+                let source: String = row["source"]
+                var balance = result[asset, default: Balance()]
+                switch state {
+                case "unspent": balance.spendable = add(balance.spendable, amount)
+                case "reserved", "incoming": balance.pending = add(balance.pending, amount)
+                case "in-doubt": balance.inDoubt = add(balance.inDoubt, amount)
+                default: break
+                }
+                if state == "unspent" || state == "redeeming" {
+                    balance.receivedUnsettled = add(balance.receivedUnsettled, amount)
+                }
+                result[asset] = balance
+            }
+            return result
+        }
+    }
+
+    /// Coins by state, for audits and tests: id → (state, amount).
+    public func coinStates() throws -> [CoinID: (state: String, amount: Amount)] {
+        try read { db in
+            var result: [CoinID: (String, Amount)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, state, amount FROM coins") {
+                result[try Bytes32(column: row.blob("id"))] = (
+                    row["state"], try UInt128(column: row.blob("amount"))
+                )
+            }
+            return result
+        }
+    }
+
+    /// Stores evidence once; returns whether it was new.
+    @discardableResult
+    public func recordEvidence(
+        _ evidence: DoubleSpendEvidence, body: [UInt8], now: UInt64
+    ) throws
+        -> Bool
+    {
+        try transaction { db in
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO evidence(coin, first, second, spender, body, found_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    evidence.coin.data, Data(evidence.first.encoded()),
+                    Data(evidence.second.encoded()), evidence.spender.data, Data(body), now.column,
+                ])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Stored evidence bodies (encoded envelopes) with when they were found.
+    public func evidenceBodies() throws -> [(body: [UInt8], foundAt: UInt64)] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT body, found_at FROM evidence ORDER BY found_at, rowid"
+            )
+            .map { row in
+                let found: Int64 = row["found_at"]
+                return (Array(row.blob("body") ?? Data()), UInt64(found))
+            }
+        }
+    }
+
+    public func trustedIssuers() throws -> Set<Address> {
+        try read { db in
+            Set(
+                try Data.fetchAll(db, sql: "SELECT issuer FROM trusted_issuers").map {
+                    try Address(column: $0)
+                })
+        }
+    }
+
+    public func trust(_ issuer: Address, now: UInt64) throws {
+        try transaction { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO trusted_issuers(issuer, added_at) VALUES (?, ?)",
+                arguments: [issuer.data, now.column])
+        }
+    }
+
+    public func distrust(_ issuer: Address) throws {
+        try transaction { db in
+            try db.execute(
+                sql: "DELETE FROM trusted_issuers WHERE issuer = ?", arguments: [issuer.data])
+        }
+    }
+
+    /// Settlement work queued: coin ids with their idempotency keys and states.
+    public func outbox() throws -> [(coin: CoinID, key: String, state: String)] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY created_at, rowid").map {
+                (try Bytes32(column: $0.blob("coin")), $0["idempotency_key"], $0["state"])
+            }
+        }
+    }
+}
+
+private func add(_ a: Amount, _ b: Amount) -> Amount {
+    a.addingReportingOverflow(b).overflow ? .max : a + b
+}

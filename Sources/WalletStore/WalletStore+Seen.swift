@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+import Tender
+
+extension WalletStore {
+    /// The seen-set entries for these coins: the transfer that consumed each, if any.
+    public func seenSpends(of coins: some Sequence<CoinID>) throws -> [CoinID: SignedTransfer] {
+        let ids = Array(Set(coins))
+        return try read { db in try Self.seenSpends(db, of: ids) }
+    }
+
+    static func seenSpends(_ db: Database, of coins: [CoinID]) throws -> [CoinID: SignedTransfer] {
+        var result: [CoinID: SignedTransfer] = [:]
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT transfers.body FROM spends JOIN transfers ON transfers.digest = spends.transfer
+                WHERE spends.coin = ?
+                """)
+        for coin in coins {
+            guard let body = try Data.fetchOne(statement, arguments: [coin.data]) else { continue }
+            do { result[coin] = try SignedTransfer.decode(Array(body)) } catch {
+                throw WalletStoreError(.corrupt("stored transfer: \(error)"))
+            }
+        }
+        return result
+    }
+
+    /// Which of these coins this wallet holds or ever held (any state).
+    public func heldCoins(among coins: some Sequence<CoinID>) throws -> Set<CoinID> {
+        let ids = Array(Set(coins))
+        return try read { db in try Self.heldCoins(db, among: ids) }
+    }
+
+    static func heldCoins(_ db: Database, among coins: [CoinID]) throws -> Set<CoinID> {
+        let statement = try db.cachedStatement(sql: "SELECT 1 FROM coins WHERE id = ?")
+        return Set(try coins.filter { try Bool.fetchOne(statement, arguments: [$0.data]) != nil })
+    }
+
+    /// Records verified transfers and the coins they consume. A coin already consumed by a
+    /// different transfer aborts the transaction: the caller's verification was stale.
+    static func recordSpends(
+        _ db: Database, transfers: [SignedTransfer], digests: [Bytes32], now: UInt64
+    ) throws {
+        let insertTransfer = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO transfers(digest, body, first_seen) VALUES (?, ?, ?)")
+        let existingSpend = try db.cachedStatement(
+            sql: "SELECT transfer FROM spends WHERE coin = ?")
+        let insertSpend = try db.cachedStatement(
+            sql: "INSERT INTO spends(coin, transfer) VALUES (?, ?)")
+        for (signed, digest) in zip(transfers, digests) {
+            try insertTransfer.execute(arguments: [digest.data, Data(signed.encoded()), now.column])
+            for input in signed.transfer.inputs {
+                if let existing = try Data.fetchOne(existingSpend, arguments: [input.data]) {
+                    guard existing == digest.data else {
+                        throw WalletStoreError(.coinNotSpendable(input))
+                    }
+                    continue
+                }
+                try insertSpend.execute(arguments: [input.data, digest.data])
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import Tender
+
+/// The wallet's SQLite database (WAL mode, through GRDB). Every state change of a coin or a
+/// payment is one `BEGIN IMMEDIATE` transaction: a crash leaves either all of it or none.
+///
+/// `DatabaseQueue` is Sendable and serialises access to its one `sqlite3*`; this type adds
+/// no mutable state of its own.
+public final class WalletStore: Sendable {
+    public let path: String
+    let queue: DatabaseQueue
+
+    /// Opens (creating if needed) and migrates the database at `path`.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // FULL: a committed payment survives power loss, not just a killed process.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        self.path = path
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        try Schema.migrator.migrate(queue)
+    }
+
+    /// Runs `body` in one immediate transaction; any throw rolls all of it back.
+    func transaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.writeWithoutTransaction { db in
+            var result: T?
+            try db.inTransaction(.immediate) {
+                result = try body(db)
+                return .commit
+            }
+            return result!
+        }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.read(body)
+    }
+
+    public func close() throws { try queue.close() }
+
+    // MARK: Identity
+
+    /// Binds the database to one wallet address and one domain, once. Opening it later with
+    /// another identity is refused rather than mixing two wallets' coins.
+    public func bind(address: Address, domain: Domain) throws {
+        try transaction { db in
+            let existing = try Self.identity(db)
+            if let existing {
+                guard existing.address == address else {
+                    throw WalletStoreError(
+                        .identityMismatch("it belongs to \(existing.address), not \(address)"))
+                }
+                guard existing.domain == domain else {
+                    throw WalletStoreError(
+                        .identityMismatch("it is for \(existing.domain), not \(domain)"))
+                }
+                return
+            }
+            for (key, value) in [
+                ("address", address.checksummed), ("chain_id", String(domain.chainID)),
+                ("vault", domain.vault.checksummed),
+            ] {
+                try db.execute(
+                    sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
+            }
+        }
+    }
+
+    public func identity() throws -> (address: Address, domain: Domain) {
+        guard let identity = try read({ try Self.identity($0) }) else {
+            throw WalletStoreError(.notInitialised)
+        }
+        return identity
+    }
+
+    static func identity(_ db: Database) throws -> (address: Address, domain: Domain)? {
+        let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM meta")
+        var values: [String: String] = [:]
+        for row in rows { values[row["key"]] = row["value"] }
+        guard let address = values["address"], let chain = values["chain_id"],
+            let vault = values["vault"]
+        else { return nil }
+        guard let parsedAddress = try? Address(address), let chainID = UInt64(chain),
+            let parsedVault = try? Address(vault)
+        else { throw WalletStoreError(.corrupt("meta table")) }
+        return (parsedAddress, Domain(chainID: chainID, vault: parsedVault))
+    }
+}

@@ -1,0 +1,34 @@
+import Tender
+
+/// Why the store refused an operation. Nothing was written when one is thrown.
+public struct WalletStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        /// A coin chosen for a payment is no longer unspent (reserved by another payment).
+        case coinNotSpendable(CoinID)
+        case paymentNotFound(Bytes32)
+        case paymentExists(Bytes32)
+        /// The database belongs to another wallet or another chain.
+        case identityMismatch(String)
+        case notInitialised
+        /// A row that cannot be decoded: the file was edited or corrupted.
+        case corrupt(String)
+        case rejected(ProtocolError)
+    }
+
+    public let kind: Kind
+
+    public init(_ kind: Kind) { self.kind = kind }
+
+    public var description: String {
+        switch kind {
+        case .coinNotSpendable(let coin):
+            "coin \(coin.short) is not spendable (already reserved or spent)"
+        case .paymentNotFound(let id): "no payment with request id \(id.short)"
+        case .paymentExists(let id): "a payment with request id \(id.short) already exists"
+        case .identityMismatch(let why): "wallet database mismatch: \(why)"
+        case .notInitialised: "the wallet database has no identity yet (run `tender init`)"
+        case .corrupt(let what): "wallet database is corrupt: \(what)"
+        case .rejected(let error): error.description
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import NodeKit
+import Tender
+import WalletStore
+
+struct BalanceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "balance",
+        abstract: "Show spendable, pending, in-doubt and received-unsettled amounts per asset.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        try guarded {
+            let wallet = try global.openWallet()
+            let balances = try wallet.store.balances()
+            let assets = balances.keys.sorted()
+            if output.json {
+                try printJSON([
+                    "address": wallet.address.checksummed,
+                    "assets": assets.map { asset -> [String: Any] in
+                        let balance = balances[asset]!
+                        return [
+                            "asset": asset.checksummed, "spendable": String(balance.spendable),
+                            "pending": String(balance.pending), "inDoubt": String(balance.inDoubt),
+                            "receivedUnsettled": String(balance.receivedUnsettled),
+                        ]
+                    },
+                ])
+                return
+            }
+            print("Wallet \(wallet.address)")
+            if assets.isEmpty { print("No coins yet.") }
+            for asset in assets {
+                let balance = balances[asset]!
+                print(asset == .zero ? "Asset: native coin" : "Asset: \(asset)")
+                print("  spendable          \(balance.spendable)")
+                print("  pending            \(balance.pending)")
+                print("  in doubt           \(balance.inDoubt)")
+                print("  received, unsettled \(balance.receivedUnsettled)")
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import ArgumentParser
+import Keystore
+import NodeKit
+import Tender
+
+struct IssuerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "issuer",
+        abstract: "A local development issuer: create its key and issue notes.",
+        subcommands: [IssuerInitCommand.self, IssuerIssueCommand.self, IssuerAddressCommand.self])
+}
+
+struct IssuerInitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init", abstract: "Create the issuer key in the data directory.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    @Option(name: .customLong("scrypt-n"), help: "scrypt cost N for the issuer key file.")
+    var scryptN = ScryptCost.standard.n
+
+    func run() throws {
+        try guarded {
+            try global.directory.create()
+            let cost: ScryptCost
+            do { cost = try ScryptCost(n: scryptN) } catch {
+                throw ValidationError("--scrypt-n: \(error)")
+            }
+            let key = try global.keys.createIssuerKey(cost: cost)
+            let address = Address(publicKey: key.publicKey)
+            if output.json {
+                try printJSON(["issuer": address.checksummed])
+            } else {
+                print("Issuer \(address) created in \(global.directory.path)")
+            }
+        }
+    }
+}
+
+struct IssuerAddressCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "address", abstract: "Print the issuer's address.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        try guarded {
+            print(try global.keys.address(ofKeyAt: global.directory.issuerKey).checksummed)
+        }
+    }
+}
+
+struct IssuerIssueCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "issue",
+        abstract: "Sign notes to a recipient, written as a payment file it takes with `receive`.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    @Option(help: "Recipient address.") var to: String
+    @Option(help: "Amount of each note, in the asset's base unit.") var amount: String
+    @Option(help: "Number of notes.") var count = 1
+    @Option(help: "Asset (token contract; the zero address is the native coin).")
+    var asset: String = NodeDefaults.asset.checksummed
+    @Option(name: .customLong("expires-in"), help: "Seconds until the notes expire.")
+    var expiresIn: UInt64 = NodeDefaults.noteLifetime
+    @Option(name: .customLong("chain-id"), help: "Chain id (default: this wallet's, else 31337).")
+    var chainID: UInt64?
+    @Option(help: "Vault address (default: this wallet's, else the embedded default).")
+    var vault: String?
+    @Option(help: "File to write the notes to.") var out: String
+
+    func run() throws {
+        try guarded {
+            let recipient = try parseAddress(to, option: "--to")
+            let noteAmount = try parseAmount(amount)
+            let assetAddress = try parseAddress(asset, option: "--asset")
+            let walletDomain = try? global.openWallet().domain
+            let domain = Domain(
+                chainID: chainID ?? walletDomain?.chainID ?? NodeDefaults.chainID,
+                vault: try vault.map { try parseAddress($0, option: "--vault") }
+                    ?? walletDomain?.vault ?? NodeDefaults.vault)
+            let issuer = Issuer(key: try global.keys.issuerKey(), domain: domain)
+            var generator = SystemRandomNumberGenerator()
+            let now = global.clock.now()
+            let (payment, envelope) = try issuer.issue(
+                to: recipient, amount: noteAmount, count: count, asset: assetAddress,
+                expiry: now + expiresIn, using: &generator)
+            try FileIO.writeAtomically(envelope, to: out)
+            if output.json {
+                try printJSON([
+                    "issuer": issuer.address.checksummed, "to": recipient.checksummed,
+                    "notes": count, "total": String(payment.amount), "file": out,
+                    "requestId": payment.requestID.hex,
+                ])
+            } else {
+                print("Issued \(count) note(s) of \(noteAmount) to \(recipient): \(out)")
+            }
+        }
+    }
+}
+
+struct TrustCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trust",
+        abstract: "Manage the issuers whose notes this wallet accepts (operator mode).",
+        subcommands: [TrustAddCommand.self, TrustRemoveCommand.self, TrustListCommand.self])
+}
+
+struct TrustAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Trust an issuer.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Issuer address.") var issuer: String
+
+    func run() throws {
+        try guarded {
+            let address = try parseAddress(issuer, option: "issuer")
+            try global.openWallet().store.trust(address, now: global.clock.now())
+            print("Trusting issuer \(address)")
+        }
+    }
+}
+
+struct TrustRemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Stop trusting an issuer.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Issuer address.") var issuer: String
+
+    func run() throws {
+        try guarded {
+            let address = try parseAddress(issuer, option: "issuer")
+            try global.openWallet().store.distrust(address)
+            print("No longer trusting issuer \(address)")
+        }
+    }
+}
+
+struct TrustListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List trusted issuers.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        try guarded {
+            let issuers = try global.openWallet().store.trustedIssuers().sorted().map(\.checksummed)
+            if output.json {
+                try printJSON(["trusted": issuers])
+            } else {
+                issuers.forEach { print($0) }
+            }
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+
+@main
+struct TenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tender",
+        abstract: "Offline peer-to-peer payments with signed notes.",
+        discussion: """
+            Exit status: 0 success, 64 usage, 65 rejected input (bad signature, double spend, \
+            wrong chain, expired, ...), 66 missing file or wallet, 73 already exists, \
+            74 I/O or database error, 77 key or passphrase error.
+            Environment: TENDER_HOME (data directory), TENDER_PASSPHRASE_FILE (passphrase, \
+            first line), TENDER_MNEMONIC_FILE (words for `init --restore`).
+            """,
+        subcommands: [
+            InitCommand.self, AddressCommand.self, BalanceCommand.self, IssuerCommand.self,
+            TrustCommand.self, PayCommand.self, ReceiveCommand.self, ReceiptCommand.self,
+            PaymentsCommand.self, HistoryCommand.self, EvidenceCommand.self, InspectCommand.self,
+        ])
+}
