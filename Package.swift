@@ -65,20 +65,31 @@ let package = Package(
 
         .testTarget(name: "Secp256k1Tests", dependencies: ["Secp256k1"], swiftSettings: strict),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs"], swiftSettings: strict),
+        .target(
+            name: "TenderTestSupport", dependencies: ["Tender", "Secp256k1"],
+            path: "Tests/TenderTestSupport", swiftSettings: strict),
         .testTarget(
-            name: "TenderTests", dependencies: ["Tender", "Secp256k1"], swiftSettings: strict),
+            name: "TenderTests", dependencies: ["Tender", "Codecs", "Secp256k1", "TenderTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "KeystoreTests", dependencies: ["Keystore", "Codecs", "Secp256k1"],
             swiftSettings: strict),
         .testTarget(
-            name: "WalletStoreTests", dependencies: ["WalletStore", "Tender"], swiftSettings: strict
-        ),
+            name: "WalletStoreTests",
+            dependencies: [
+                "WalletStore", "Tender", "Secp256k1", "TenderTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "SystemLibrariesTests",
             dependencies: ["CQREncode", "CZBar", "CDBus", "CBlueZ"], swiftSettings: strict),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["Tender", "Secp256k1"],
-            resources: [.copy("Referee")], swiftSettings: strict),
+            name: "EndToEndTests",
+            dependencies: [
+                "Tender", "Codecs", "Secp256k1", "Keystore", "WalletStore", "TenderTestSupport",
+            ],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,7 +26,7 @@ public enum Inspection {
             result["payment"] = [
                 "requestId": payment.requestID.hex, "payee": payment.payee.checksummed,
                 "amount": String(payment.amount), "asset": payment.asset.checksummed,
-                "memo": payment.memo,
+                "memo": payment.memo, "coins": payment.coins.map(\.hex),
             ]
             result["notes"] = payment.bundle.notes.map {
                 signed($0.note, $0.signature, domain, extra: ["coin": $0.coinID(in: domain).hex])

@@ -35,7 +35,8 @@ public struct Issuer: Sendable {
         }
         let payment = Payment(
             requestID: .random(using: &generator), payee: owner, amount: total, asset: asset,
-            memo: "issued by \(address)", bundle: ProofBundle(notes: notes))
+            memo: "issued by \(address)", coins: notes.map { $0.coinID(in: domain) },
+            bundle: ProofBundle(notes: notes))
         return (payment, Envelope(domain: domain, message: .payment(payment)).encoded())
     }
 }

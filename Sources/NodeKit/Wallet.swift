@@ -124,8 +124,7 @@ public struct Wallet: Sendable {
                 asset: payment.asset, receipt: accepted.receipt, repeated: true)
         }
 
-        let leafIDs = Self.leafCandidates(payment.bundle, domain: domain)
-        let held = try store.heldCoins(among: leafIDs)
+        let held = try store.heldCoins(among: payment.coins)
         let checked = try check(now: now) { () throws(ProtocolError) in
             try verifier.check(
                 payment, payee: address, policy: policy, now: now, seenSpends: seen, held: held)
@@ -158,13 +157,6 @@ public struct Wallet: Sendable {
             }
             throw NodeError(.rejected(error))
         }
-    }
-
-    /// Every coin id a bundle could credit (cheap: hashes only, no signature checks), so the
-    /// held-coin lookup happens before the expensive verification.
-    static func leafCandidates(_ bundle: ProofBundle, domain: Domain) -> [CoinID] {
-        bundle.notes.map { $0.coinID(in: domain) }
-            + bundle.transfers.flatMap { $0.outputCoins(digest: $0.transfer.digest(in: domain)) }
     }
 
     /// Decodes an envelope for this wallet's domain.

@@ -43,7 +43,8 @@ public struct PrivateKey: Sendable {
 
     /// ECDSA over a 32-byte digest with an RFC 6979 deterministic nonce (libsecp256k1's default),
     /// always low-s, with the recovery id.
-    public func sign(digest: some Collection<UInt8>) throws(Secp256k1Error) -> RecoverableSignature {
+    public func sign(digest: some Collection<UInt8>) throws(Secp256k1Error) -> RecoverableSignature
+    {
         let message = Array(digest)
         guard message.count == 32 else { throw .invalidDigestLength(message.count) }
         var signature = secp256k1_ecdsa_recoverable_signature()
@@ -69,4 +70,11 @@ public struct PrivateKey: Sendable {
         }
         return try PrivateKey(bytes: result)
     }
+}
+
+/// Printing or dumping a key never shows its bytes.
+extension PrivateKey: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "PrivateKey(redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

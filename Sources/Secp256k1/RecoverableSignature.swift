@@ -43,7 +43,8 @@ public struct RecoverableSignature: Sendable, Hashable {
     public var bytes: [UInt8] { r + s + [27 + recoveryID] }
 
     /// The signer's public key, as `ecrecover` would find it.
-    public func recoverPublicKey(digest: some Collection<UInt8>) throws(Secp256k1Error) -> PublicKey {
+    public func recoverPublicKey(digest: some Collection<UInt8>) throws(Secp256k1Error) -> PublicKey
+    {
         let message = Array(digest)
         guard message.count == 32 else { throw .invalidDigestLength(message.count) }
         var parsed = secp256k1_ecdsa_recoverable_signature()

@@ -77,12 +77,11 @@ extension WalletStore {
     public func preparePayment(_ plan: PaymentPlan, envelope: [UInt8], now: UInt64) throws {
         let id = plan.payment.requestID
         try transaction { db in
-            if try Bool.fetchOne(
-                db, sql: "SELECT 1 FROM outgoing_payments WHERE request_id = ?",
-                arguments: [id.data])
-                != nil
-            {
-                throw WalletStoreError(.paymentExists(id))
+            if let existing = try Self.outgoing(db, id) {
+                // A cancelled payment never left the node: its request may be paid afresh.
+                guard existing.state == .cancelled else { throw WalletStoreError(.paymentExists(id)) }
+                try db.execute(
+                    sql: "DELETE FROM outgoing_payments WHERE request_id = ?", arguments: [id.data])
             }
             try db.execute(
                 sql: """

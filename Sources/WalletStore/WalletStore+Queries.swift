@@ -6,12 +6,12 @@ import Tender
 public struct Balance: Equatable, Sendable {
     /// Unspent coins: payable onward offline, or redeemable.
     public var spendable: Amount = 0
-    /// Reserved by payments awaiting a receipt, plus their change.
+    /// Reserved by payments awaiting a receipt (their change returns with the receipt).
     public var pending: Amount = 0
     /// Reserved by payments whose link died after sending.
     public var inDoubt: Amount = 0
-    /// Part of `spendable` (and coins being redeemed) received from others and not yet
-    /// settled on chain.
+    /// Held and not yet settled on chain (unspent or being redeemed): what settlement
+    /// would claim from issuers' collateral.
     public var receivedUnsettled: Amount = 0
 
     public init() {}
@@ -30,17 +30,17 @@ extension WalletStore {
             let rows = try Row.fetchCursor(
                 db,
                 sql:
-                    "SELECT asset, amount, state, source FROM coins WHERE state IN ('unspent', 'reserved', 'incoming', 'in-doubt', 'redeeming')"
+                    "SELECT asset, amount, state FROM coins WHERE state IN ('unspent', 'reserved', 'incoming', 'in-doubt', 'redeeming')"
             )
             while let row = try rows.next() {
                 let asset = try Address(column: row.blob("asset"))
                 let amount = try UInt128(column: row.blob("amount"))
                 let state: String = row["state"]
-                let source: String = row["source"]
                 var balance = result[asset, default: Balance()]
                 switch state {
                 case "unspent": balance.spendable = add(balance.spendable, amount)
-                case "reserved", "incoming": balance.pending = add(balance.pending, amount)
+                // Change ("incoming") is part of the reserved coins: counting it would double it.
+                case "reserved": balance.pending = add(balance.pending, amount)
                 case "in-doubt": balance.inDoubt = add(balance.inDoubt, amount)
                 default: break
                 }

@@ -14,15 +14,20 @@ public final class WalletStore: Sendable {
     /// Opens (creating if needed) and migrates the database at `path`.
     public init(path: String) throws {
         var configuration = Configuration()
-        configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
+            // WAL set by hand: GRDB's own WAL set-up writes a table to every file it opens,
+            // and a read-only command must leave the database byte for byte as it was.
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             // FULL: a committed payment survives power loss, not just a killed process.
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         self.path = path
         queue = try DatabaseQueue(path: path, configuration: configuration)
-        try Schema.migrator.migrate(queue)
+        // Only migrate when needed: GRDB's migrator writes to the file even when it has
+        // nothing to do, and a read-only command must leave the database byte for byte.
+        let migrator = Schema.migrator
+        if try !queue.read(migrator.hasCompletedMigrations) { try migrator.migrate(queue) }
     }
 
     /// Runs `body` in one immediate transaction; any throw rolls all of it back.

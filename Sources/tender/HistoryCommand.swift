@@ -42,7 +42,8 @@ struct HistoryCommand: ParsableCommand {
                         "\(payment.receivedAt)  in   \(payment.amount)  \(payment.memo)  received  \(payment.requestID.short)"
                     ))
             }
-            entries.sort { $0.time < $1.time }
+            // Within one second, receiving comes first: money is received before it is spent.
+            entries.sort { ($0.time, $0.json["direction"] as! String) < ($1.time, $1.json["direction"] as! String) }
             if output.json {
                 try printJSON(["history": entries.map(\.json)])
             } else {
@@ -76,8 +77,8 @@ struct ExportPaymentCommand: ParsableCommand {
             guard let record = try wallet.store.outgoingPayment(id) else {
                 throw NodeError(.store(WalletStoreError(.paymentNotFound(id))))
             }
-            try FileIO.writeAtomically(record.envelope, to: out)
             if record.state == .prepared { try wallet.handedOver(id, now: global.clock.now()) }
+            try FileIO.writeAtomically(record.envelope, to: out)
             print("Payment \(id.hex) written to \(out)")
         }
     }

@@ -45,8 +45,13 @@ struct PayCommand: ParsableCommand {
             let (plan, envelope) = try wallet.preparePayment(
                 to: payee, amount: value, asset: assetAddress, memo: memo, requestID: id, key: key,
                 now: now)
-            try FileIO.writeAtomically(envelope, to: out)
+            CrashPoint.payPrepared.hit()
+            // Marked handed over before the file exists: a payment that may be on disk (and so
+            // may reach the payee) must never be cancellable. A crash before the write leaves a
+            // pending payment that `payments export` writes again, byte for byte.
             try wallet.handedOver(id, now: now)
+            CrashPoint.payHandedOver.hit()
+            try FileIO.writeAtomically(envelope, to: out)
             if output.json {
                 try printJSON([
                     "requestId": id.hex, "payee": payee.checksummed, "amount": String(value),
@@ -81,6 +86,7 @@ struct ReceiveCommand: ParsableCommand {
             let wallet = try global.openWallet()
             let key = try global.keys.walletKey()
             let received = try wallet.receive(bytes, key: key, now: global.clock.now())
+            CrashPoint.receiveAccepted.hit()
             if let receiptOut { try FileIO.writeAtomically(received.receipt, to: receiptOut) }
             if output.json {
                 var result: [String: Any] = [

@@ -1,17 +1,21 @@
-/// A payment: the request it answers (by id, with the terms the payer agreed to) and the proof
-/// bundle whose unspent coins owned by the payee make up the amount.
+/// A payment: the request it answers (by id, with the terms the payer agreed to), the coins
+/// that pay the payee, and the proof bundle they come from. The coins are named explicitly:
+/// a bundle's ancestors can hold older coins of the payee's, which must not count again.
 public struct Payment: Hashable, Sendable {
     public let requestID: Bytes32
     public let payee: Address
     public let amount: Amount
     public let asset: Address
     public let memo: String
+    /// The coins, created by `bundle` and owned by the payee, that sum to `amount`.
+    public let coins: [CoinID]
     public let bundle: ProofBundle
 
     public init(
         requestID: Bytes32, payee: Address, amount: Amount, asset: Address, memo: String = "",
-        bundle: ProofBundle
+        coins: [CoinID], bundle: ProofBundle
     ) {
+        self.coins = coins
         self.requestID = requestID
         self.payee = payee
         self.amount = amount
@@ -60,18 +64,28 @@ extension Verifier {
             }
         }
         let verified = try verify(payment.bundle, now: now, seenSpends: seenSpends)
-        let credited = verified.leaves.filter { $0.owner == payee }
-        guard !credited.isEmpty else {
-            throw ProtocolError(.paymentMismatch("no coin in it is owned by \(payee)"))
-        }
-        for coin in credited {
+        let leaves = Set(verified.leaves.map(\.id))
+        var credited: [Coin] = []
+        for id in payment.coins {
+            guard let coin = verified.coins[id], leaves.contains(id) else {
+                throw ProtocolError(
+                    .paymentMismatch("coin \(id.short) is not an unspent coin of the proof"))
+            }
+            guard coin.owner == payee else {
+                throw ProtocolError(.paymentMismatch("coin \(id.short) is owned by \(coin.owner)"))
+            }
             guard coin.asset == payment.asset else {
                 throw ProtocolError(
                     .paymentMismatch(
                         "coin \(coin.id.short) is asset \(coin.asset), not \(payment.asset)"))
             }
-            guard !held.contains(coin.id) else { throw ProtocolError(.alreadyHeld(coin.id)) }
+            guard !credited.contains(where: { $0.id == id }) else {
+                throw ProtocolError(.duplicateCoin(id))
+            }
+            guard !held.contains(id) else { throw ProtocolError(.alreadyHeld(id)) }
+            credited.append(coin)
         }
+        guard !credited.isEmpty else { throw ProtocolError(.paymentMismatch("it names no coins")) }
         guard let total = checkedSum(credited.map(\.amount)) else {
             throw ProtocolError(.amountOverflow("credited coins"))
         }

@@ -92,7 +92,7 @@ public struct PaymentBuilder: Sendable {
         bundle.transfers.append(contentsOf: transfers)
         let payment = Payment(
             requestID: requestID, payee: payee, amount: amount, asset: asset, memo: memo,
-            bundle: bundle)
+            coins: credited, bundle: bundle)
         return PaymentPlan(
             payment: payment, spent: transfers.flatMap(\.transfer.inputs), transfers: transfers,
             change: change,

@@ -72,17 +72,20 @@ extension Payment {
         .fields([
             0: .bytes(requestID.bytes), 1: .bytes(payee.bytes), 2: amount.cbor,
             3: .bytes(asset.bytes), 4: .text(memo), 5: bundle.cbor,
+            6: .array(coins.map { .bytes($0.bytes) }),
         ])
     }
 
     init(wire reader: WireReader, limits: VerificationLimits) throws(ProtocolError) {
-        let fields = try reader.fields(required: [0, 1, 2, 3, 4, 5])
+        let fields = try reader.fields(required: [0, 1, 2, 3, 4, 5, 6])
         self.init(
             requestID: try reader.field(fields, 0, "requestId").bytes32(),
             payee: try reader.field(fields, 1, "payee").address(),
             amount: try reader.field(fields, 2, "amount").amount(),
             asset: try reader.field(fields, 3, "asset").address(),
             memo: try reader.field(fields, 4, "memo").text(maxBytes: PaymentRequest.maxMemoBytes),
+            coins: try reader.field(fields, 6, "coins").array(max: limits.maxNotes)
+                .map { item throws(ProtocolError) in try item.bytes32() },
             bundle: try ProofBundle(wire: reader.field(fields, 5, "bundle"), limits: limits))
     }
 }

@@ -1,0 +1,71 @@
+import Secp256k1
+import Tender
+
+/// Coin verification throughput (hops per second) beside raw libsecp256k1 in the same run.
+enum VerificationBenchmark {
+    static func run(scale: Int) throws {
+        let domain = Domain(chainID: 31337, vault: try Address("0x5FbDB2315678afecb367f032d93F642f64180aa3"))
+        let keys = (1...9).map { try! PrivateKey(bytes: [UInt8](repeating: 0, count: 31) + [UInt8($0)]) }
+        let addresses = keys.map { Address(publicKey: $0.publicKey) }
+
+        // Raw curve: ECDSA verify against a known key, and public-key recovery.
+        let digests = (0..<256).map { index in
+            [UInt8](repeating: UInt8(index), count: 31) + [UInt8(truncatingIfNeeded: index &* 7)]
+        }
+        let signatures = try digests.map { try keys[1].sign(digest: $0) }
+        let publicKey = keys[1].publicKey
+        let rawCount = 20_000 * scale
+        let verifyRate = try Measure.rate(count: rawCount) { index in
+            guard signatures[index & 255].isValid(digest: digests[index & 255], publicKey: publicKey) else {
+                throw BenchmarkFailure("raw verify failed")
+            }
+        }
+        let recoverRate = try Measure.rate(count: rawCount) { index in
+            guard try signatures[index & 255].recoverPublicKey(digest: digests[index & 255]) == publicKey else {
+                throw BenchmarkFailure("raw recover failed")
+            }
+        }
+        Measure.report("libsecp256k1 ECDSA verify (raw)", verifyRate, "verifies/s")
+        Measure.report("libsecp256k1 ECDSA recover (raw)", recoverRate, "recovers/s")
+
+        // A coin 8 hops from its note: one note, eight transfers, each signed by the holder.
+        let hops = 8
+        var bundles: [ProofBundle] = []
+        for variant in 0..<32 {
+            let note = try SignedNote(
+                signing: Note(
+                    serial: try Bytes32([UInt8](repeating: UInt8(variant), count: 32)),
+                    issuer: addresses[0], asset: .zero, amount: 1_000, owner: addresses[1],
+                    expiry: 2_000_000_000),
+                with: keys[0], in: domain)
+            var bundle = ProofBundle(notes: [note])
+            var coin = note.coinID(in: domain)
+            for hop in 0..<hops {
+                let from = 1 + hop % 8
+                let to = 1 + (hop + 1) % 8
+                // Two outputs each hop (payment and change), as real payments have.
+                let transfer = try SignedTransfer(
+                    signing: Transfer(
+                        inputs: [coin],
+                        outputs: [Output(owner: addresses[to], amount: 999 - Amount(hop)),
+                                  Output(owner: addresses[from], amount: 1)]),
+                    with: keys[from], in: domain)
+                coin = transfer.outputCoins(digest: transfer.transfer.digest(in: domain))[0]
+                bundle.transfers.append(transfer)
+            }
+            bundles.append(bundle)
+        }
+        let verifier = Verifier(domain: domain)
+        let bundleCount = 2_000 * scale
+        let bundleRate = try Measure.rate(count: bundleCount) { index in
+            let verified = try verifier.verify(bundles[index & 31], now: 1_800_000_000)
+            guard verified.leaves.count == hops + 1 else { throw BenchmarkFailure("verify result") }
+        }
+        let hopRate = bundleRate * Double(hops)
+        let signatureRate = bundleRate * Double(hops + 1)
+        Measure.report("coin verification, 8-hop proofs", hopRate, "hops/s")
+        Measure.report("  signatures checked (notes + transfers)", signatureRate, "signatures/s")
+        Measure.report("  per-signature rate vs raw verify", 100 * signatureRate / verifyRate, "%")
+        Measure.report("  per-signature rate vs raw recover", 100 * signatureRate / recoverRate, "%")
+    }
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs everything Tender needs on a fresh Debian 12 machine with Swift 6.3 on PATH:
+# the C libraries (apt) and the Python referees the cross-implementation tests run (a venv).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+apt_packages=(
+    pkg-config libsecp256k1-dev libqrencode-dev libzbar-dev libdbus-1-dev libbluetooth-dev
+    libsqlite3-dev python3 python3-venv
+)
+missing=()
+for package in "${apt_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+        || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# Independent implementations that check our formats (never part of the product).
+venv=.venv-referee
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import eth_account, cbor2" 2>/dev/null; then
+    echo "setup: creating $venv with the Python referees"
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check -r Tests/referee-requirements.txt
+fi

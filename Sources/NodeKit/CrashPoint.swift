@@ -1,0 +1,17 @@
+import Foundation
+
+/// Fault injection for the crash-safety tests: when `TENDER_CRASH_AT` names a point, the
+/// process kills itself there with SIGKILL, exactly as a power cut or `kill -9` would.
+/// Unset (always, outside tests) it does nothing.
+public enum CrashPoint: String, Sendable {
+    /// Payment recorded and coins reserved; not yet marked handed over.
+    case payPrepared = "pay.prepared"
+    /// Marked handed over; the file not yet written.
+    case payHandedOver = "pay.handed-over"
+    /// Payment accepted and receipt stored; the receipt file not yet written.
+    case receiveAccepted = "receive.accepted"
+
+    public func hit(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        if environment["TENDER_CRASH_AT"] == rawValue { kill(getpid(), SIGKILL) }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Secp256k1
+import Tender
+import TenderTestSupport
+import Testing
+
+/// Hostile and broken payments, each refused by the real CLI with exit status 65, a message
+/// naming what was wrong, and the wallet database left byte for byte as it was.
+@Suite struct BadInputTests {
+    let world = World()
+
+    /// Bob's CLI wallet trusting the test world's issuer, and his address.
+    func bobWallet() throws -> (CLI, Address) {
+        let cli = try CLI()
+        let bob = try Address(try cli.initWallet("bob"))
+        try cli.ok(["trust", "add", world.issuer.checksummed, "--data-dir", cli.path("bob")])
+        return (cli, bob)
+    }
+
+    func envelope(_ bundle: ProofBundle, to payee: Address, amount: Amount, domain: Domain? = nil, id: UInt8 = 1)
+        -> [UInt8]
+    {
+        let payment = world.payment(
+            bundle, to: payee, amount: amount, requestID: try! Bytes32([UInt8](repeating: id, count: 32)))
+        return Envelope(domain: domain ?? world.domain, message: .payment(payment)).encoded()
+    }
+
+    func databaseBytes(_ cli: CLI) throws -> [[UInt8]] {
+        try ["bob/wallet.sqlite", "bob/wallet.sqlite-wal"].map { name in
+            FileManager.default.fileExists(atPath: cli.path(name)) ? try cli.bytes(name) : []
+        }
+    }
+
+    /// Receives `bytes` and requires a refusal mentioning `message` that changed nothing.
+    func expectRefused(_ cli: CLI, _ bytes: [UInt8], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try cli.write(bytes, to: "bad")
+        let before = try databaseBytes(cli)
+        let result = try cli.run(["receive", cli.path("bad"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("receipt")])
+        #expect(result.status == 65, "\(message): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stderr.contains(message), "expected '\(message)' in: \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(try databaseBytes(cli) == before, "database changed for '\(message)'", sourceLocation: sourceLocation)
+        #expect(!FileManager.default.fileExists(atPath: cli.path("receipt")), sourceLocation: sourceLocation)
+    }
+
+    @Test func malformedBytes() throws {
+        let (cli, bob) = try bobWallet()
+        try expectRefused(cli, Array("hello, I am a payment".utf8), "malformed")
+        let good = envelope(ProofBundle(notes: [world.note(10, to: bob)]), to: bob, amount: 10)
+        try expectRefused(cli, Array(good.prefix(good.count - 7)), "malformed")
+        try expectRefused(cli, good + [0], "malformed")
+        try expectRefused(cli, Array(good.dropFirst(3)), "missing the d9d9f7")
+    }
+
+    @Test func forgedTamperedAndMisdirected() throws {
+        let (cli, bob) = try bobWallet()
+        let note = world.note(100)  // to Alice
+        let coin = note.coinID(in: world.domain)
+        let pay = world.transfer([coin], [(bob, 60), (world.alice, 40)], by: world.aliceKey)
+
+        // Another chain, another vault.
+        let otherChain = Domain(chainID: 1, vault: world.domain.vault)
+        try expectRefused(cli, envelope(ProofBundle(notes: [note], transfers: [pay]), to: bob, amount: 60, domain: otherChain), "wrong chain id")
+        try expectRefused(cli, envelope(ProofBundle(notes: [note], transfers: [pay]), to: bob, amount: 60, domain: Domain(chainID: 31337, vault: world.alice)), "wrong vault")
+
+        // Alice signs a note in the issuer's name.
+        let fake = Note(serial: .zero, issuer: world.issuer, asset: .zero, amount: 100, owner: bob, expiry: world.expiry)
+        let forged = SignedNote(note: fake, signature: try world.aliceKey.sign(digest: fake.digest(in: world.domain).bytes))
+        try expectRefused(cli, envelope(ProofBundle(notes: [forged]), to: bob, amount: 100), "not signed by its issuer")
+
+        // Bob's output raised after Alice signed.
+        let raised = SignedTransfer(
+            transfer: Transfer(inputs: [coin], outputs: [Output(owner: bob, amount: 100)]), signature: pay.signature)
+        try expectRefused(cli, envelope(ProofBundle(notes: [note], transfers: [raised]), to: bob, amount: 100), "not signed by the owner")
+
+        // A signature with a flipped byte.
+        var bytes = envelope(ProofBundle(notes: [note], transfers: [pay]), to: bob, amount: 60)
+        let signature = pay.signature.bytes
+        let at = try #require(bytes.indices.first { Array(bytes[$0..<min($0 + 65, bytes.count)]) == signature })
+        bytes[at + 10] ^= 0x40
+        try expectRefused(cli, bytes, "rejected")
+
+        // Outputs above inputs, properly signed.
+        let inflated = world.transfer([coin], [(bob, 200)], by: world.aliceKey)
+        try expectRefused(cli, envelope(ProofBundle(notes: [note], transfers: [inflated]), to: bob, amount: 200), "breaks conservation")
+
+        // The payment claims more than the coins give Bob.
+        try expectRefused(cli, envelope(ProofBundle(notes: [note], transfers: [pay]), to: bob, amount: 61), "sum to 60")
+    }
+
+    @Test func expiredUntrustedAndTooManyHops() throws {
+        let (cli, bob) = try bobWallet()
+        try expectRefused(cli, envelope(ProofBundle(notes: [world.note(10, to: bob, expiry: 1_000)]), to: bob, amount: 10), "expired")
+
+        let stranger = key(0x77)
+        let strangerNote = try SignedNote(
+            signing: Note(serial: .zero, issuer: Address(publicKey: stranger.publicKey), asset: .zero, amount: 10, owner: bob, expiry: world.expiry),
+            with: stranger, in: world.domain)
+        try expectRefused(cli, envelope(ProofBundle(notes: [strangerNote]), to: bob, amount: 10), "not trusted")
+
+        // Nine hops between Alice and Carol, then to Bob.
+        var bundle = ProofBundle(notes: [world.note(10)])
+        var coin = bundle.notes[0].coinID(in: world.domain)
+        var holder = world.aliceKey
+        for hop in 0..<9 {
+            let next = hop == 8 ? nil : (hop % 2 == 0 ? world.carolKey : world.aliceKey)
+            let owner = next.map { Address(publicKey: $0.publicKey) } ?? bob
+            let transfer = world.transfer([coin], [(owner, 10)], by: holder)
+            bundle.transfers.append(transfer)
+            coin = world.outputs(of: transfer)[0]
+            if let next { holder = next }
+        }
+        try expectRefused(cli, envelope(bundle, to: bob, amount: 10), "hops from its note")
+    }
+
+    @Test func replayAndDoubleSpend() throws {
+        let (cli, bob) = try bobWallet()
+        let note = world.note(100)
+        let coin = note.coinID(in: world.domain)
+        let first = world.transfer([coin], [(bob, 60), (world.alice, 40)], by: world.aliceKey)
+        try cli.write(envelope(ProofBundle(notes: [note], transfers: [first]), to: bob, amount: 60), to: "first")
+        try cli.ok(["receive", cli.path("first"), "--data-dir", cli.path("bob")])
+        #expect(try cli.balance("bob") == (60, 0, 0))
+
+        // The same coins under a new request id.
+        try expectRefused(cli, envelope(ProofBundle(notes: [note], transfers: [first]), to: bob, amount: 60, id: 2), "already received")
+
+        // Alice spends the same note again, differently: refused, and the proof is kept.
+        let second = world.transfer([coin], [(bob, 70), (world.alice, 30)], by: world.aliceKey)
+        try cli.write(envelope(ProofBundle(notes: [note], transfers: [second]), to: bob, amount: 70, id: 3), to: "second")
+        let refused = try cli.run(["receive", cli.path("second"), "--data-dir", cli.path("bob")])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("double spend"))
+        #expect(try cli.balance("bob") == (60, 0, 0))
+        let evidence = try cli.ok(["evidence", "--data-dir", cli.path("bob"), "--json", "--out", cli.workDirectory.path]).json["evidence"] as! [[String: Any]]
+        #expect(evidence.count == 1)
+        #expect(evidence.first?["coin"] as? String == coin.hex)
+        #expect(evidence.first?["spender"] as? String == world.alice.checksummed)
+        // The stored proof is a self-contained file anyone can check.
+        let proof = try Envelope.decode(try cli.bytes("evidence-1.tender"), expecting: world.domain)
+        guard case .evidence(let decoded) = proof.message else { Issue.record("not evidence"); return }
+        try decoded.verify(in: world.domain)
+        #expect(Set([decoded.first, decoded.second]) == Set([first, second]))
+        // Seeing it again does not duplicate it.
+        _ = try cli.run(["receive", cli.path("second"), "--data-dir", cli.path("bob")])
+        #expect((try cli.ok(["evidence", "--data-dir", cli.path("bob"), "--json"]).json["evidence"] as! [Any]).count == 1)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// Runs the real `tender` executable built beside the test bundle (or `$TENDER_BINARY`).
+struct CLI {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        /// Killed by a signal rather than exiting.
+        let signalled: Bool
+
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] ?? [:]
+        }
+    }
+
+    let workDirectory: URL
+    var environment: [String: String]
+
+    /// A fresh scratch directory with a passphrase file.
+    init() throws {
+        workDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tender-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
+        let passphrase = workDirectory.appendingPathComponent("passphrase")
+        try "test passphrase\n".write(to: passphrase, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TENDER_PASSPHRASE_FILE"] = passphrase.path
+        environment.removeValue(forKey: "TENDER_HOME")
+        environment.removeValue(forKey: "TENDER_NOW")
+        environment.removeValue(forKey: "TENDER_CRASH_AT")
+        self.environment = environment
+    }
+
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["TENDER_BINARY"] {
+            return URL(fileURLWithPath: path)
+        }
+        // swift test runs the test bundle from the build's products directory.
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("tender")
+    }
+
+    func path(_ name: String) -> String { workDirectory.appendingPathComponent(name).path }
+
+    /// Runs `tender ARGS`; `killAfter` sends SIGKILL after that many seconds if still running.
+    @discardableResult
+    func run(_ arguments: [String], extraEnvironment: [String: String] = [:], killAfter: Double? = nil)
+        throws -> Result
+    {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = workDirectory
+        process.environment = environment.merging(extraEnvironment) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        if let killAfter {
+            Thread.sleep(forTimeInterval: killAfter)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self),
+            signalled: process.terminationReason == .uncaughtSignal)
+    }
+
+    /// Runs and requires exit status 0, returning the result.
+    @discardableResult
+    func ok(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> Result {
+        let result = try run(arguments, extraEnvironment: extraEnvironment)
+        guard result.status == 0 else {
+            throw Failure("tender \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
+        }
+        return result
+    }
+
+    /// Creates a wallet in `name` (cheap scrypt for tests) and returns its address.
+    @discardableResult
+    func initWallet(_ name: String, mnemonic: String? = nil) throws -> String {
+        var extra: [String: String] = [:]
+        var arguments = ["init", "--data-dir", path(name), "--scrypt-n", "1024", "--json"]
+        if let mnemonic {
+            let file = path("\(name).words")
+            try mnemonic.write(toFile: file, atomically: true, encoding: .utf8)
+            extra["TENDER_MNEMONIC_FILE"] = file
+            arguments.append("--restore")
+        }
+        return try ok(arguments, extraEnvironment: extra).json["address"] as! String
+    }
+
+    /// Reads a wallet's balance of the native asset: (spendable, pending, inDoubt).
+    func balance(_ name: String) throws -> (spendable: UInt64, pending: UInt64, inDoubt: UInt64) {
+        let assets = try ok(["balance", "--data-dir", path(name), "--json"]).json["assets"] as? [[String: Any]] ?? []
+        guard let native = assets.first else { return (0, 0, 0) }
+        return (
+            UInt64(native["spendable"] as! String)!, UInt64(native["pending"] as! String)!,
+            UInt64(native["inDoubt"] as! String)!
+        )
+    }
+
+    func bytes(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: workDirectory.appendingPathComponent(name)))
+    }
+
+    func write(_ bytes: [UInt8], to name: String) throws {
+        try Data(bytes).write(to: workDirectory.appendingPathComponent(name))
+    }
+}
+
+struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

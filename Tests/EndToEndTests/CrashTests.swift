@@ -1,0 +1,115 @@
+import Foundation
+import Tender
+import Testing
+import WalletStore
+
+/// SIGKILL at named points and at random moments inside `pay` and `receive`: after restart
+/// nothing is lost, nothing is spendable twice, and every payment can still complete.
+@Suite(.serialized) struct CrashTests {
+    let total: UInt64 = 1_000
+
+    /// Alice holds ten 100-coins; Bob trusts the same issuer.
+    func fundedPair() throws -> (cli: CLI, bob: String) {
+        let cli = try CLI()
+        let alice = try cli.initWallet("alice")
+        let bob = try cli.initWallet("bob")
+        let issuer = try cli.ok(["issuer", "init", "--data-dir", cli.path("issuer"), "--scrypt-n", "1024", "--json"]).json["issuer"] as! String
+        for wallet in ["alice", "bob"] { try cli.ok(["trust", "add", issuer, "--data-dir", cli.path(wallet)]) }
+        try cli.ok(["issuer", "issue", "--data-dir", cli.path("issuer"), "--to", alice, "--amount", "100", "--count", "10", "--out", cli.path("notes")])
+        try cli.ok(["receive", cli.path("notes"), "--data-dir", cli.path("alice")])
+        return (cli, bob)
+    }
+
+    /// No coin is both unspent and recorded as consumed; amounts add up to `expected`.
+    func checkInvariants(_ cli: CLI, wallet: String, expected: UInt64) throws {
+        let store = try WalletStore(path: cli.path("\(wallet)/wallet.sqlite"))
+        defer { try? store.close() }
+        let states = try store.coinStates()
+        let unspent = states.filter { $0.value.state == "unspent" }.map(\.key)
+        #expect(try store.seenSpends(of: unspent).isEmpty, "an unspent coin is recorded as spent")
+        let spentPayments = try store.outgoingPayments().filter { $0.state == .spent }
+        let paidOut = spentPayments.reduce(UInt64(0)) { $0 + UInt64($1.amount) }
+        let balance = try store.balances()[.zero] ?? Balance()
+        #expect(
+            UInt64(balance.spendable + balance.pending + balance.inDoubt) + paidOut == expected,
+            "value lost or created in \(wallet)")
+    }
+
+    /// Completes or cancels whatever a crash left behind, so the next round starts clean.
+    func recover(_ cli: CLI) throws {
+        let store = try WalletStore(path: cli.path("alice/wallet.sqlite"))
+        let payments = try store.outgoingPayments()
+        try store.close()
+        for payment in payments where payment.state == .prepared {
+            try cli.ok(["payments", "cancel", payment.requestID.hex, "--data-dir", cli.path("alice")])
+        }
+        for payment in payments where payment.state == .pending {
+            try cli.ok(["payments", "export", payment.requestID.hex, "--data-dir", cli.path("alice"), "--out", cli.path("resent")])
+            try cli.ok(["receive", cli.path("resent"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("resent-receipt")])
+            try cli.ok(["receipt", cli.path("resent-receipt"), "--data-dir", cli.path("alice")])
+        }
+    }
+
+    @Test(arguments: ["pay.prepared", "pay.handed-over"])
+    func payerCrashAtANamedPoint(_ point: String) throws {
+        let (cli, bob) = try fundedPair()
+        let result = try cli.run(
+            ["pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "150", "--out", cli.path("payment")],
+            extraEnvironment: ["TENDER_CRASH_AT": point])
+        #expect(result.signalled)
+        try checkInvariants(cli, wallet: "alice", expected: total)
+        try recover(cli)
+        try checkInvariants(cli, wallet: "alice", expected: total)
+        let bobBalance = try cli.balance("bob").spendable
+        #expect(bobBalance == (point == "pay.prepared" ? 0 : 150))
+        #expect(try cli.balance("alice").spendable + bobBalance == total)
+    }
+
+    @Test func payeeCrashAfterAcceptingReturnsTheSameReceiptOnRetry() throws {
+        let (cli, bob) = try fundedPair()
+        try cli.ok(["pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "250", "--out", cli.path("payment")])
+        let crashed = try cli.run(
+            ["receive", cli.path("payment"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("receipt")],
+            extraEnvironment: ["TENDER_CRASH_AT": "receive.accepted"])
+        #expect(crashed.signalled)
+        #expect(!FileManager.default.fileExists(atPath: cli.path("receipt")))
+        #expect(try cli.balance("bob").spendable == 250)
+        let retry = try cli.ok(["receive", cli.path("payment"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("receipt"), "--json"]).json
+        #expect(retry["repeated"] as? Bool == true)
+        #expect(try cli.balance("bob").spendable == 250)
+        try cli.ok(["receipt", cli.path("receipt"), "--data-dir", cli.path("alice")])
+        #expect(try cli.balance("alice") == (750, 0, 0))
+    }
+
+    /// Kills `pay` and `receive` at random moments (seeded), many times over.
+    @Test func randomKillsLoseNothing() throws {
+        let (cli, bob) = try fundedPair()
+        var generator = SystemRandomNumberGenerator()
+        var paid: UInt64 = 0
+        for round in 0..<16 {
+            let amount = UInt64(10 + round)
+            let delay = Double.random(in: 0.0...0.08, using: &generator)
+            let pay = try cli.run(
+                ["pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", String(amount), "--out", cli.path("p\(round)")],
+                killAfter: delay)
+            try checkInvariants(cli, wallet: "alice", expected: total)
+            if pay.status == 0 && !pay.signalled {
+                let receiveDelay = Double.random(in: 0.0...0.08, using: &generator)
+                _ = try cli.run(
+                    ["receive", cli.path("p\(round)"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("r\(round)")],
+                    killAfter: receiveDelay)
+                // Whatever happened, a retry completes it exactly once.
+                try cli.ok(["receive", cli.path("p\(round)"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("r\(round)")])
+                try cli.ok(["receipt", cli.path("r\(round)"), "--data-dir", cli.path("alice")])
+            }
+            try recover(cli)
+            try checkInvariants(cli, wallet: "alice", expected: total)
+            let alice = try cli.balance("alice")
+            let bobNow = try cli.balance("bob")
+            #expect(alice.pending == 0 && alice.inDoubt == 0)
+            #expect(alice.spendable + bobNow.spendable == total, "round \(round)")
+            paid = bobNow.spendable
+        }
+        #expect(paid > 0)
+    }
+}

@@ -1,0 +1,59 @@
+import Codecs
+import Foundation
+import Secp256k1
+
+@testable import Keystore
+
+/// Hex to bytes for literals in tests (the vectors are known-good hex).
+func bytes(_ hex: String) -> [UInt8] {
+    try! Hex.decode(hex)
+}
+
+func hex(_ bytes: some Sequence<UInt8>) -> String {
+    Hex.encode(bytes, prefix: false)
+}
+
+func secretBytes(_ key: PrivateKey) -> [UInt8] {
+    key.withUnsafeBytes { Array($0) }
+}
+
+/// The Ethereum address as everyone spells it, lowercase: keccak256(X ‖ Y), last 20 bytes.
+/// Computed here independently of `keyFileAddress` so the tests check the module's version.
+func ethereumAddress(_ key: PublicKey) -> String {
+    "0x" + hex(Keccak256.hash(key.coordinates).suffix(20))
+}
+
+/// SplitMix64: a tiny deterministic generator so salts, nonces and entropy repeat across runs.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d4_9bb1_3311_763f
+        return z ^ (z >> 31)
+    }
+}
+
+/// A fresh directory under the system's temporary directory, removed by `body`'s end.
+func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
+    let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("keystore-tests-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try body(path)
+}
+
+/// Runs `body` and returns the `KeystoreError` it threw (nil when it threw none or another
+/// error, which the caller's `kind` check then reports).
+func keystoreError(_ body: () throws -> Void) -> KeystoreError? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return error as? KeystoreError
+    }
+}
