@@ -1,4 +1,5 @@
 import Foundation
+import Tender
 
 /// Files handed to other people (payments, receipts) are written atomically: a crash leaves
 /// the old file or the whole new one, never half of one.
@@ -14,7 +15,7 @@ public enum FileIO {
         defer { try? handle.close() }
         let data = try handle.read(upToCount: limit + 1) ?? Data()
         guard data.count <= limit else {
-            throw NodeError(.file("\(path) is larger than \(limit) bytes"))
+            throw NodeError(.rejected(ProtocolError(.proofTooLarge("\(path) is larger than \(limit) bytes"))))
         }
         return Array(data)
     }

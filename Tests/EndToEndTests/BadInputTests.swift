@@ -49,6 +49,9 @@ import Testing
         try expectRefused(cli, Array(good.prefix(good.count - 7)), "malformed")
         try expectRefused(cli, good + [0], "malformed")
         try expectRefused(cli, Array(good.dropFirst(3)), "missing the d9d9f7")
+        try expectRefused(cli, good + [UInt8](repeating: 0, count: Envelope.maxBytes), "too large")
+        // A byte string declaring far more bytes than the file holds.
+        try expectRefused(cli, [0xD9, 0xD9, 0xF7, 0x5B, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], "malformed")
     }
 
     @Test func forgedTamperedAndMisdirected() throws {
@@ -66,6 +69,12 @@ import Testing
         let fake = Note(serial: .zero, issuer: world.issuer, asset: .zero, amount: 100, owner: bob, expiry: world.expiry)
         let forged = SignedNote(note: fake, signature: try world.aliceKey.sign(digest: fake.digest(in: world.domain).bytes))
         try expectRefused(cli, envelope(ProofBundle(notes: [forged]), to: bob, amount: 100), "not signed by its issuer")
+
+        // Two notes with their signatures swapped.
+        let other = world.note(50, to: bob, serial: 2)
+        let mine = world.note(70, to: bob, serial: 3)
+        let swapped = [SignedNote(note: other.note, signature: mine.signature), SignedNote(note: mine.note, signature: other.signature)]
+        try expectRefused(cli, envelope(ProofBundle(notes: swapped), to: bob, amount: 120), "not signed by its issuer")
 
         // Bob's output raised after Alice signed.
         let raised = SignedTransfer(

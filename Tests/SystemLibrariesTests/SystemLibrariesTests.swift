@@ -41,7 +41,8 @@ import Testing
             guard zbar_scan_image(scanner, image) > 0, let symbol = zbar_image_first_symbol(image)
             else { return [] }
             let length = Int(zbar_symbol_get_data_length(symbol))
-            return zbar_symbol_get_data(symbol).withMemoryRebound(to: UInt8.self, capacity: length) {
+            return zbar_symbol_get_data(symbol).withMemoryRebound(to: UInt8.self, capacity: length)
+            {
                 Array(UnsafeBufferPointer(start: $0, count: length))
             }
         }
