@@ -74,7 +74,8 @@ let package = Package(
             name: "TenderTestSupport", dependencies: ["Tender", "Secp256k1"],
             path: "Tests/TenderTestSupport", swiftSettings: strict),
         .testTarget(
-            name: "TenderTests", dependencies: ["Tender", "Codecs", "Secp256k1", "TenderTestSupport"],
+            name: "TenderTests",
+            dependencies: ["Tender", "Codecs", "Secp256k1", "TenderTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "KeystoreTests", dependencies: ["Keystore", "Codecs", "Secp256k1"],

@@ -7,14 +7,17 @@ import WalletStore
 /// synchronous=FULL, on the disk the benchmark runs from).
 enum StoreBenchmark {
     static func run(coins coinCount: Int, payments: Int) throws {
-        let domain = Domain(chainID: 31337, vault: try Address("0x5FbDB2315678afecb367f032d93F642f64180aa3"))
+        let domain = Domain(
+            chainID: 31337, vault: try Address("0x5FbDB2315678afecb367f032d93F642f64180aa3"))
         let issuerKey = try PrivateKey(bytes: [UInt8](repeating: 0, count: 31) + [1])
         let ownerKey = try PrivateKey(bytes: [UInt8](repeating: 0, count: 31) + [2])
         let issuer = Address(publicKey: issuerKey.publicKey)
         let owner = Address(publicKey: ownerKey.publicKey)
-        let payee = Address(publicKey: try PrivateKey(bytes: [UInt8](repeating: 0, count: 31) + [3]).publicKey)
+        let payee = Address(
+            publicKey: try PrivateKey(bytes: [UInt8](repeating: 0, count: 31) + [3]).publicKey)
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tender-bench-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tender-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try WalletStore(path: directory.appendingPathComponent("wallet.sqlite").path)
@@ -32,18 +35,25 @@ enum StoreBenchmark {
             var notes: [SignedNote] = []
             for _ in 0..<batch {
                 serial += 1
-                let bytes = (0..<28).map { _ in UInt8(0) } + withUnsafeBytes(of: serial.bigEndian, Array.init)
-                notes.append(try SignedNote(
-                    signing: Note(serial: try Bytes32(bytes), issuer: issuer, asset: .zero,
-                                  amount: Amount(1 + serial % 1_000), owner: owner, expiry: now + 86_400),
-                    with: issuerKey, in: domain))
+                let bytes =
+                    (0..<28).map { _ in UInt8(0) }
+                    + withUnsafeBytes(of: serial.bigEndian, Array.init)
+                notes.append(
+                    try SignedNote(
+                        signing: Note(
+                            serial: try Bytes32(bytes), issuer: issuer, asset: .zero,
+                            amount: Amount(1 + serial % 1_000), owner: owner, expiry: now + 86_400),
+                        with: issuerKey, in: domain))
             }
-            let requestBytes = (0..<28).map { _ in UInt8(0xFF) } + withUnsafeBytes(of: serial.bigEndian, Array.init)
+            let requestBytes =
+                (0..<28).map { _ in UInt8(0xFF) }
+                + withUnsafeBytes(of: serial.bigEndian, Array.init)
             let payment = Payment(
                 requestID: try Bytes32(requestBytes), payee: owner,
                 amount: notes.reduce(0) { $0 + $1.note.amount }, asset: .zero,
                 coins: notes.map { $0.coinID(in: domain) }, bundle: ProofBundle(notes: notes))
-            let checked = try verifier.check(payment, payee: owner, policy: .trusted([issuer]), now: now)
+            let checked = try verifier.check(
+                payment, payee: owner, policy: .trusted([issuer]), now: now)
             try store.acceptPayment(checked, receipt: [0], now: now)
         }
         Measure.report("wallet filled with coins", Double(coinCount), "coins")
@@ -57,8 +67,11 @@ enum StoreBenchmark {
             let amount = Amount(50 + index % 1_500)
             let planStart = clock.now
             let candidates = try store.candidateCoins(
-                owner: owner, asset: .zero, amount: amount, now: now, minimumLifetime: 0, limits: .standard)
-            let requestBytes = (0..<28).map { _ in UInt8(0xAA) } + withUnsafeBytes(of: UInt32(index).bigEndian, Array.init)
+                owner: owner, asset: .zero, amount: amount, now: now, minimumLifetime: 0,
+                limits: .standard)
+            let requestBytes =
+                (0..<28).map { _ in UInt8(0xAA) }
+                + withUnsafeBytes(of: UInt32(index).bigEndian, Array.init)
             let plan = try builder.plan(
                 requestID: try Bytes32(requestBytes), payee: payee, amount: amount, asset: .zero,
                 from: candidates, key: ownerKey, now: now)
@@ -72,10 +85,18 @@ enum StoreBenchmark {
                 throw BenchmarkFailure("payment not recorded")
             }
         }
-        Measure.report("reserve+commit (one transaction), p50", 1e3 * Measure.percentile(commitTimes, 0.50), "ms")
-        Measure.report("reserve+commit (one transaction), p99", 1e3 * Measure.percentile(commitTimes, 0.99), "ms")
-        Measure.report("select+sign (before the transaction), p50", 1e3 * Measure.percentile(planTimes, 0.50), "ms")
-        Measure.report("select+sign (before the transaction), p99", 1e3 * Measure.percentile(planTimes, 0.99), "ms")
+        Measure.report(
+            "reserve+commit (one transaction), p50", 1e3 * Measure.percentile(commitTimes, 0.50),
+            "ms")
+        Measure.report(
+            "reserve+commit (one transaction), p99", 1e3 * Measure.percentile(commitTimes, 0.99),
+            "ms")
+        Measure.report(
+            "select+sign (before the transaction), p50", 1e3 * Measure.percentile(planTimes, 0.50),
+            "ms")
+        Measure.report(
+            "select+sign (before the transaction), p99", 1e3 * Measure.percentile(planTimes, 0.99),
+            "ms")
         try store.close()
     }
 }

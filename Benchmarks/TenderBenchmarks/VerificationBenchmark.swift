@@ -4,8 +4,11 @@ import Tender
 /// Coin verification throughput (hops per second) beside raw libsecp256k1 in the same run.
 enum VerificationBenchmark {
     static func run(scale: Int) throws {
-        let domain = Domain(chainID: 31337, vault: try Address("0x5FbDB2315678afecb367f032d93F642f64180aa3"))
-        let keys = (1...9).map { try! PrivateKey(bytes: [UInt8](repeating: 0, count: 31) + [UInt8($0)]) }
+        let domain = Domain(
+            chainID: 31337, vault: try Address("0x5FbDB2315678afecb367f032d93F642f64180aa3"))
+        let keys = (1...9).map {
+            try! PrivateKey(bytes: [UInt8](repeating: 0, count: 31) + [UInt8($0)])
+        }
         let addresses = keys.map { Address(publicKey: $0.publicKey) }
 
         // Raw curve: ECDSA verify against a known key, and public-key recovery.
@@ -16,12 +19,17 @@ enum VerificationBenchmark {
         let publicKey = keys[1].publicKey
         let rawCount = 20_000 * scale
         let verifyRate = try Measure.rate(count: rawCount) { index in
-            guard signatures[index & 255].isValid(digest: digests[index & 255], publicKey: publicKey) else {
+            guard
+                signatures[index & 255].isValid(digest: digests[index & 255], publicKey: publicKey)
+            else {
                 throw BenchmarkFailure("raw verify failed")
             }
         }
         let recoverRate = try Measure.rate(count: rawCount) { index in
-            guard try signatures[index & 255].recoverPublicKey(digest: digests[index & 255]) == publicKey else {
+            guard
+                try signatures[index & 255].recoverPublicKey(digest: digests[index & 255])
+                    == publicKey
+            else {
                 throw BenchmarkFailure("raw recover failed")
             }
         }
@@ -47,8 +55,10 @@ enum VerificationBenchmark {
                 let transfer = try SignedTransfer(
                     signing: Transfer(
                         inputs: [coin],
-                        outputs: [Output(owner: addresses[to], amount: 999 - Amount(hop)),
-                                  Output(owner: addresses[from], amount: 1)]),
+                        outputs: [
+                            Output(owner: addresses[to], amount: 999 - Amount(hop)),
+                            Output(owner: addresses[from], amount: 1),
+                        ]),
                     with: keys[from], in: domain)
                 coin = transfer.outputCoins(digest: transfer.transfer.digest(in: domain))[0]
                 bundle.transfers.append(transfer)
@@ -66,6 +76,7 @@ enum VerificationBenchmark {
         Measure.report("coin verification, 8-hop proofs", hopRate, "hops/s")
         Measure.report("  signatures checked (notes + transfers)", signatureRate, "signatures/s")
         Measure.report("  per-signature rate vs raw verify", 100 * signatureRate / verifyRate, "%")
-        Measure.report("  per-signature rate vs raw recover", 100 * signatureRate / recoverRate, "%")
+        Measure.report(
+            "  per-signature rate vs raw recover", 100 * signatureRate / recoverRate, "%")
     }
 }

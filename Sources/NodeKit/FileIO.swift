@@ -15,7 +15,8 @@ public enum FileIO {
         defer { try? handle.close() }
         let data = try handle.read(upToCount: limit + 1) ?? Data()
         guard data.count <= limit else {
-            throw NodeError(.rejected(ProtocolError(.proofTooLarge("\(path) is larger than \(limit) bytes"))))
+            throw NodeError(
+                .rejected(ProtocolError(.proofTooLarge("\(path) is larger than \(limit) bytes"))))
         }
         return Array(data)
     }

@@ -31,24 +31,25 @@ public enum Inspection {
             result["notes"] = payment.bundle.notes.map {
                 signed($0.note, $0.signature, domain, extra: ["coin": $0.coinID(in: domain).hex])
             }
-            result["transfers"] = payment.bundle.transfers.map { transfer in
-                let digest = transfer.transfer.digest(in: domain)
-                return signed(
-                    transfer.transfer, transfer.signature, domain,
-                    extra: ["outputCoins": transfer.outputCoins(digest: digest).map(\.hex)])
-            }
+            result["transfers"] = payment.bundle.transfers.map { signedTransfer($0, domain) }
         case .receipt(let receipt):
             result["receipt"] = signed(receipt.receipt, receipt.signature, domain, extra: [:])
         case .evidence(let evidence):
             result["evidence"] = [
                 "coin": evidence.coin.hex, "spender": evidence.spender.checksummed,
-                "first": signed(
-                    evidence.first.transfer, evidence.first.signature, domain, extra: [:]),
-                "second": signed(
-                    evidence.second.transfer, evidence.second.signature, domain, extra: [:]),
+                "first": signedTransfer(evidence.first, domain),
+                "second": signedTransfer(evidence.second, domain),
             ]
         }
         return result
+    }
+
+    /// A transfer with the ids of the coins it creates.
+    static func signedTransfer(_ transfer: SignedTransfer, _ domain: Domain) -> [String: Any] {
+        let digest = transfer.transfer.digest(in: domain)
+        return signed(
+            transfer.transfer, transfer.signature, domain,
+            extra: ["outputCoins": transfer.outputCoins(digest: digest).map(\.hex)])
     }
 
     static func signed(

@@ -79,7 +79,9 @@ extension WalletStore {
         try transaction { db in
             if let existing = try Self.outgoing(db, id) {
                 // A cancelled payment never left the node: its request may be paid afresh.
-                guard existing.state == .cancelled else { throw WalletStoreError(.paymentExists(id)) }
+                guard existing.state == .cancelled else {
+                    throw WalletStoreError(.paymentExists(id))
+                }
                 try db.execute(
                     sql: "DELETE FROM outgoing_payments WHERE request_id = ?", arguments: [id.data])
             }

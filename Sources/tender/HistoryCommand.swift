@@ -27,7 +27,7 @@ struct HistoryCommand: ParsableCommand {
                             "asset": payment.asset.checksummed, "memo": payment.memo,
                             "state": payment.state.rawValue, "time": payment.createdAt,
                         ],
-                        "\(payment.createdAt)  out  \(payment.amount)  to \(payment.payee)  \(payment.state.rawValue)  \(payment.requestID.short)"
+                        "\(timestamp(payment.createdAt))  out  \(payment.amount)  to \(payment.payee)  \(payment.state.rawValue)  \(payment.requestID.short)"
                     ))
             }
             for payment in try wallet.store.incomingPayments() {
@@ -39,11 +39,15 @@ struct HistoryCommand: ParsableCommand {
                             "amount": String(payment.amount), "asset": payment.asset.checksummed,
                             "memo": payment.memo, "state": "received", "time": payment.receivedAt,
                         ],
-                        "\(payment.receivedAt)  in   \(payment.amount)  \(payment.memo)  received  \(payment.requestID.short)"
+                        "\(timestamp(payment.receivedAt))  in   \(payment.amount)  \(payment.memo)  received  \(payment.requestID.short)"
                     ))
             }
             // Within one second, receiving comes first: money is received before it is spent.
-            entries.sort { ($0.time, $0.json["direction"] as! String) < ($1.time, $1.json["direction"] as! String) }
+            entries.sort {
+                ($0.time, $0.json["direction"] as! String) < (
+                    $1.time, $1.json["direction"] as! String
+                )
+            }
             if output.json {
                 try printJSON(["history": entries.map(\.json)])
             } else {
@@ -190,4 +194,11 @@ struct InspectCommand: ParsableCommand {
             print("\(indent)\(value)")
         }
     }
+}
+
+/// Unix seconds as an ISO 8601 UTC time for people; JSON keeps the number.
+func timestamp(_ seconds: UInt64) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
 }

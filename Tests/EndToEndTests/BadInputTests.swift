@@ -17,11 +17,15 @@ import Testing
         return (cli, bob)
     }
 
-    func envelope(_ bundle: ProofBundle, to payee: Address, amount: Amount, domain: Domain? = nil, id: UInt8 = 1)
+    func envelope(
+        _ bundle: ProofBundle, to payee: Address, amount: Amount, domain: Domain? = nil,
+        id: UInt8 = 1
+    )
         -> [UInt8]
     {
         let payment = world.payment(
-            bundle, to: payee, amount: amount, requestID: try! Bytes32([UInt8](repeating: id, count: 32)))
+            bundle, to: payee, amount: amount,
+            requestID: try! Bytes32([UInt8](repeating: id, count: 32)))
         return Envelope(domain: domain ?? world.domain, message: .payment(payment)).encoded()
     }
 
@@ -32,14 +36,26 @@ import Testing
     }
 
     /// Receives `bytes` and requires a refusal mentioning `message` that changed nothing.
-    func expectRefused(_ cli: CLI, _ bytes: [UInt8], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectRefused(
+        _ cli: CLI, _ bytes: [UInt8], _ message: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         try cli.write(bytes, to: "bad")
         let before = try databaseBytes(cli)
-        let result = try cli.run(["receive", cli.path("bad"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("receipt")])
+        let result = try cli.run([
+            "receive", cli.path("bad"), "--data-dir", cli.path("bob"), "--receipt-out",
+            cli.path("receipt"),
+        ])
         #expect(result.status == 65, "\(message): \(result.stderr)", sourceLocation: sourceLocation)
-        #expect(result.stderr.contains(message), "expected '\(message)' in: \(result.stderr)", sourceLocation: sourceLocation)
-        #expect(try databaseBytes(cli) == before, "database changed for '\(message)'", sourceLocation: sourceLocation)
-        #expect(!FileManager.default.fileExists(atPath: cli.path("receipt")), sourceLocation: sourceLocation)
+        #expect(
+            result.stderr.contains(message), "expected '\(message)' in: \(result.stderr)",
+            sourceLocation: sourceLocation)
+        #expect(
+            try databaseBytes(cli) == before, "database changed for '\(message)'",
+            sourceLocation: sourceLocation)
+        #expect(
+            !FileManager.default.fileExists(atPath: cli.path("receipt")),
+            sourceLocation: sourceLocation)
     }
 
     @Test func malformedBytes() throws {
@@ -51,7 +67,9 @@ import Testing
         try expectRefused(cli, Array(good.dropFirst(3)), "missing the d9d9f7")
         try expectRefused(cli, good + [UInt8](repeating: 0, count: Envelope.maxBytes), "too large")
         // A byte string declaring far more bytes than the file holds.
-        try expectRefused(cli, [0xD9, 0xD9, 0xF7, 0x5B, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], "malformed")
+        try expectRefused(
+            cli, [0xD9, 0xD9, 0xF7, 0x5B, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+            "malformed")
     }
 
     @Test func forgedTamperedAndMisdirected() throws {
@@ -62,49 +80,83 @@ import Testing
 
         // Another chain, another vault.
         let otherChain = Domain(chainID: 1, vault: world.domain.vault)
-        try expectRefused(cli, envelope(ProofBundle(notes: [note], transfers: [pay]), to: bob, amount: 60, domain: otherChain), "wrong chain id")
-        try expectRefused(cli, envelope(ProofBundle(notes: [note], transfers: [pay]), to: bob, amount: 60, domain: Domain(chainID: 31337, vault: world.alice)), "wrong vault")
+        try expectRefused(
+            cli,
+            envelope(
+                ProofBundle(notes: [note], transfers: [pay]), to: bob, amount: 60,
+                domain: otherChain), "wrong chain id")
+        try expectRefused(
+            cli,
+            envelope(
+                ProofBundle(notes: [note], transfers: [pay]), to: bob, amount: 60,
+                domain: Domain(chainID: 31337, vault: world.alice)), "wrong vault")
 
         // Alice signs a note in the issuer's name.
-        let fake = Note(serial: .zero, issuer: world.issuer, asset: .zero, amount: 100, owner: bob, expiry: world.expiry)
-        let forged = SignedNote(note: fake, signature: try world.aliceKey.sign(digest: fake.digest(in: world.domain).bytes))
-        try expectRefused(cli, envelope(ProofBundle(notes: [forged]), to: bob, amount: 100), "not signed by its issuer")
+        let fake = Note(
+            serial: .zero, issuer: world.issuer, asset: .zero, amount: 100, owner: bob,
+            expiry: world.expiry)
+        let forged = SignedNote(
+            note: fake,
+            signature: try world.aliceKey.sign(digest: fake.digest(in: world.domain).bytes))
+        try expectRefused(
+            cli, envelope(ProofBundle(notes: [forged]), to: bob, amount: 100),
+            "not signed by its issuer")
 
         // Two notes with their signatures swapped.
         let other = world.note(50, to: bob, serial: 2)
         let mine = world.note(70, to: bob, serial: 3)
-        let swapped = [SignedNote(note: other.note, signature: mine.signature), SignedNote(note: mine.note, signature: other.signature)]
-        try expectRefused(cli, envelope(ProofBundle(notes: swapped), to: bob, amount: 120), "not signed by its issuer")
+        let swapped = [
+            SignedNote(note: other.note, signature: mine.signature),
+            SignedNote(note: mine.note, signature: other.signature),
+        ]
+        try expectRefused(
+            cli, envelope(ProofBundle(notes: swapped), to: bob, amount: 120),
+            "not signed by its issuer")
 
         // Bob's output raised after Alice signed.
         let raised = SignedTransfer(
-            transfer: Transfer(inputs: [coin], outputs: [Output(owner: bob, amount: 100)]), signature: pay.signature)
-        try expectRefused(cli, envelope(ProofBundle(notes: [note], transfers: [raised]), to: bob, amount: 100), "not signed by the owner")
+            transfer: Transfer(inputs: [coin], outputs: [Output(owner: bob, amount: 100)]),
+            signature: pay.signature)
+        try expectRefused(
+            cli, envelope(ProofBundle(notes: [note], transfers: [raised]), to: bob, amount: 100),
+            "not signed by the owner")
 
         // A signature with a flipped byte.
         var bytes = envelope(ProofBundle(notes: [note], transfers: [pay]), to: bob, amount: 60)
         let signature = pay.signature.bytes
-        let at = try #require(bytes.indices.first { Array(bytes[$0..<min($0 + 65, bytes.count)]) == signature })
+        let at = try #require(
+            bytes.indices.first { Array(bytes[$0..<min($0 + 65, bytes.count)]) == signature })
         bytes[at + 10] ^= 0x40
         try expectRefused(cli, bytes, "rejected")
 
         // Outputs above inputs, properly signed.
         let inflated = world.transfer([coin], [(bob, 200)], by: world.aliceKey)
-        try expectRefused(cli, envelope(ProofBundle(notes: [note], transfers: [inflated]), to: bob, amount: 200), "breaks conservation")
+        try expectRefused(
+            cli, envelope(ProofBundle(notes: [note], transfers: [inflated]), to: bob, amount: 200),
+            "breaks conservation")
 
         // The payment claims more than the coins give Bob.
-        try expectRefused(cli, envelope(ProofBundle(notes: [note], transfers: [pay]), to: bob, amount: 61), "sum to 60")
+        try expectRefused(
+            cli, envelope(ProofBundle(notes: [note], transfers: [pay]), to: bob, amount: 61),
+            "sum to 60")
     }
 
     @Test func expiredUntrustedAndTooManyHops() throws {
         let (cli, bob) = try bobWallet()
-        try expectRefused(cli, envelope(ProofBundle(notes: [world.note(10, to: bob, expiry: 1_000)]), to: bob, amount: 10), "expired")
+        try expectRefused(
+            cli,
+            envelope(
+                ProofBundle(notes: [world.note(10, to: bob, expiry: 1_000)]), to: bob, amount: 10),
+            "expired")
 
         let stranger = key(0x77)
         let strangerNote = try SignedNote(
-            signing: Note(serial: .zero, issuer: Address(publicKey: stranger.publicKey), asset: .zero, amount: 10, owner: bob, expiry: world.expiry),
+            signing: Note(
+                serial: .zero, issuer: Address(publicKey: stranger.publicKey), asset: .zero,
+                amount: 10, owner: bob, expiry: world.expiry),
             with: stranger, in: world.domain)
-        try expectRefused(cli, envelope(ProofBundle(notes: [strangerNote]), to: bob, amount: 10), "not trusted")
+        try expectRefused(
+            cli, envelope(ProofBundle(notes: [strangerNote]), to: bob, amount: 10), "not trusted")
 
         // Nine hops between Alice and Carol, then to Bob.
         var bundle = ProofBundle(notes: [world.note(10)])
@@ -126,31 +178,46 @@ import Testing
         let note = world.note(100)
         let coin = note.coinID(in: world.domain)
         let first = world.transfer([coin], [(bob, 60), (world.alice, 40)], by: world.aliceKey)
-        try cli.write(envelope(ProofBundle(notes: [note], transfers: [first]), to: bob, amount: 60), to: "first")
+        try cli.write(
+            envelope(ProofBundle(notes: [note], transfers: [first]), to: bob, amount: 60),
+            to: "first")
         try cli.ok(["receive", cli.path("first"), "--data-dir", cli.path("bob")])
         #expect(try cli.balance("bob") == (60, 0, 0))
 
         // The same coins under a new request id.
-        try expectRefused(cli, envelope(ProofBundle(notes: [note], transfers: [first]), to: bob, amount: 60, id: 2), "already received")
+        try expectRefused(
+            cli,
+            envelope(ProofBundle(notes: [note], transfers: [first]), to: bob, amount: 60, id: 2),
+            "already received")
 
         // Alice spends the same note again, differently: refused, and the proof is kept.
         let second = world.transfer([coin], [(bob, 70), (world.alice, 30)], by: world.aliceKey)
-        try cli.write(envelope(ProofBundle(notes: [note], transfers: [second]), to: bob, amount: 70, id: 3), to: "second")
+        try cli.write(
+            envelope(ProofBundle(notes: [note], transfers: [second]), to: bob, amount: 70, id: 3),
+            to: "second")
         let refused = try cli.run(["receive", cli.path("second"), "--data-dir", cli.path("bob")])
         #expect(refused.status == 65)
         #expect(refused.stderr.contains("double spend"))
         #expect(try cli.balance("bob") == (60, 0, 0))
-        let evidence = try cli.ok(["evidence", "--data-dir", cli.path("bob"), "--json", "--out", cli.workDirectory.path]).json["evidence"] as! [[String: Any]]
+        let evidence =
+            try cli.ok([
+                "evidence", "--data-dir", cli.path("bob"), "--json", "--out",
+                cli.workDirectory.path,
+            ]).json["evidence"] as! [[String: Any]]
         #expect(evidence.count == 1)
         #expect(evidence.first?["coin"] as? String == coin.hex)
         #expect(evidence.first?["spender"] as? String == world.alice.checksummed)
         // The stored proof is a self-contained file anyone can check.
         let proof = try Envelope.decode(try cli.bytes("evidence-1.tender"), expecting: world.domain)
-        guard case .evidence(let decoded) = proof.message else { Issue.record("not evidence"); return }
+        guard case .evidence(let decoded) = proof.message else {
+            Issue.record("not evidence"); return
+        }
         try decoded.verify(in: world.domain)
         #expect(Set([decoded.first, decoded.second]) == Set([first, second]))
         // Seeing it again does not duplicate it.
         _ = try cli.run(["receive", cli.path("second"), "--data-dir", cli.path("bob")])
-        #expect((try cli.ok(["evidence", "--data-dir", cli.path("bob"), "--json"]).json["evidence"] as! [Any]).count == 1)
+        #expect(
+            (try cli.ok(["evidence", "--data-dir", cli.path("bob"), "--json"]).json["evidence"]
+                as! [Any]).count == 1)
     }
 }

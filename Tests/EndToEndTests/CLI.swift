@@ -21,7 +21,8 @@ struct CLI {
     init() throws {
         workDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("tender-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: workDirectory, withIntermediateDirectories: true)
         let passphrase = workDirectory.appendingPathComponent("passphrase")
         try "test passphrase\n".write(to: passphrase, atomically: true, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment
@@ -45,7 +46,9 @@ struct CLI {
 
     /// Runs `tender ARGS`; `killAfter` sends SIGKILL after that many seconds if still running.
     @discardableResult
-    func run(_ arguments: [String], extraEnvironment: [String: String] = [:], killAfter: Double? = nil)
+    func run(
+        _ arguments: [String], extraEnvironment: [String: String] = [:], killAfter: Double? = nil
+    )
         throws -> Result
     {
         let process = Process()
@@ -77,7 +80,9 @@ struct CLI {
     func ok(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> Result {
         let result = try run(arguments, extraEnvironment: extraEnvironment)
         guard result.status == 0 else {
-            throw Failure("tender \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
+            throw Failure(
+                "tender \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)"
+            )
         }
         return result
     }
@@ -98,7 +103,9 @@ struct CLI {
 
     /// Reads a wallet's balance of the native asset: (spendable, pending, inDoubt).
     func balance(_ name: String) throws -> (spendable: UInt64, pending: UInt64, inDoubt: UInt64) {
-        let assets = try ok(["balance", "--data-dir", path(name), "--json"]).json["assets"] as? [[String: Any]] ?? []
+        let assets =
+            try ok(["balance", "--data-dir", path(name), "--json"]).json["assets"]
+            as? [[String: Any]] ?? []
         guard let native = assets.first else { return (0, 0, 0) }
         return (
             UInt64(native["spendable"] as! String)!, UInt64(native["pending"] as! String)!,

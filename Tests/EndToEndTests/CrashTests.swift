@@ -13,9 +13,17 @@ import WalletStore
         let cli = try CLI()
         let alice = try cli.initWallet("alice")
         let bob = try cli.initWallet("bob")
-        let issuer = try cli.ok(["issuer", "init", "--data-dir", cli.path("issuer"), "--scrypt-n", "1024", "--json"]).json["issuer"] as! String
-        for wallet in ["alice", "bob"] { try cli.ok(["trust", "add", issuer, "--data-dir", cli.path(wallet)]) }
-        try cli.ok(["issuer", "issue", "--data-dir", cli.path("issuer"), "--to", alice, "--amount", "100", "--count", "10", "--out", cli.path("notes")])
+        let issuer =
+            try cli.ok([
+                "issuer", "init", "--data-dir", cli.path("issuer"), "--scrypt-n", "1024", "--json",
+            ]).json["issuer"] as! String
+        for wallet in ["alice", "bob"] {
+            try cli.ok(["trust", "add", issuer, "--data-dir", cli.path(wallet)])
+        }
+        try cli.ok([
+            "issuer", "issue", "--data-dir", cli.path("issuer"), "--to", alice, "--amount", "100",
+            "--count", "10", "--out", cli.path("notes"),
+        ])
         try cli.ok(["receive", cli.path("notes"), "--data-dir", cli.path("alice")])
         return (cli, bob)
     }
@@ -41,11 +49,19 @@ import WalletStore
         let payments = try store.outgoingPayments()
         try store.close()
         for payment in payments where payment.state == .prepared {
-            try cli.ok(["payments", "cancel", payment.requestID.hex, "--data-dir", cli.path("alice")])
+            try cli.ok([
+                "payments", "cancel", payment.requestID.hex, "--data-dir", cli.path("alice"),
+            ])
         }
         for payment in payments where payment.state == .pending {
-            try cli.ok(["payments", "export", payment.requestID.hex, "--data-dir", cli.path("alice"), "--out", cli.path("resent")])
-            try cli.ok(["receive", cli.path("resent"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("resent-receipt")])
+            try cli.ok([
+                "payments", "export", payment.requestID.hex, "--data-dir", cli.path("alice"),
+                "--out", cli.path("resent"),
+            ])
+            try cli.ok([
+                "receive", cli.path("resent"), "--data-dir", cli.path("bob"), "--receipt-out",
+                cli.path("resent-receipt"),
+            ])
             try cli.ok(["receipt", cli.path("resent-receipt"), "--data-dir", cli.path("alice")])
         }
     }
@@ -54,7 +70,10 @@ import WalletStore
     func payerCrashAtANamedPoint(_ point: String) throws {
         let (cli, bob) = try fundedPair()
         let result = try cli.run(
-            ["pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "150", "--out", cli.path("payment")],
+            [
+                "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "150", "--out",
+                cli.path("payment"),
+            ],
             extraEnvironment: ["TENDER_CRASH_AT": point])
         #expect(result.signalled)
         try checkInvariants(cli, wallet: "alice", expected: total)
@@ -67,14 +86,23 @@ import WalletStore
 
     @Test func payeeCrashAfterAcceptingReturnsTheSameReceiptOnRetry() throws {
         let (cli, bob) = try fundedPair()
-        try cli.ok(["pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "250", "--out", cli.path("payment")])
+        try cli.ok([
+            "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "250", "--out",
+            cli.path("payment"),
+        ])
         let crashed = try cli.run(
-            ["receive", cli.path("payment"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("receipt")],
+            [
+                "receive", cli.path("payment"), "--data-dir", cli.path("bob"), "--receipt-out",
+                cli.path("receipt"),
+            ],
             extraEnvironment: ["TENDER_CRASH_AT": "receive.accepted"])
         #expect(crashed.signalled)
         #expect(!FileManager.default.fileExists(atPath: cli.path("receipt")))
         #expect(try cli.balance("bob").spendable == 250)
-        let retry = try cli.ok(["receive", cli.path("payment"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("receipt"), "--json"]).json
+        let retry = try cli.ok([
+            "receive", cli.path("payment"), "--data-dir", cli.path("bob"), "--receipt-out",
+            cli.path("receipt"), "--json",
+        ]).json
         #expect(retry["repeated"] as? Bool == true)
         #expect(try cli.balance("bob").spendable == 250)
         try cli.ok(["receipt", cli.path("receipt"), "--data-dir", cli.path("alice")])
@@ -90,16 +118,25 @@ import WalletStore
             let amount = UInt64(10 + round)
             let delay = Double.random(in: 0.0...0.08, using: &generator)
             let pay = try cli.run(
-                ["pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", String(amount), "--out", cli.path("p\(round)")],
+                [
+                    "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", String(amount),
+                    "--out", cli.path("p\(round)"),
+                ],
                 killAfter: delay)
             try checkInvariants(cli, wallet: "alice", expected: total)
             if pay.status == 0 && !pay.signalled {
                 let receiveDelay = Double.random(in: 0.0...0.08, using: &generator)
                 _ = try cli.run(
-                    ["receive", cli.path("p\(round)"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("r\(round)")],
+                    [
+                        "receive", cli.path("p\(round)"), "--data-dir", cli.path("bob"),
+                        "--receipt-out", cli.path("r\(round)"),
+                    ],
                     killAfter: receiveDelay)
                 // Whatever happened, a retry completes it exactly once.
-                try cli.ok(["receive", cli.path("p\(round)"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("r\(round)")])
+                try cli.ok([
+                    "receive", cli.path("p\(round)"), "--data-dir", cli.path("bob"),
+                    "--receipt-out", cli.path("r\(round)"),
+                ])
                 try cli.ok(["receipt", cli.path("r\(round)"), "--data-dir", cli.path("alice")])
             }
             try recover(cli)

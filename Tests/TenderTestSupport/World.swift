@@ -5,7 +5,8 @@ import Tender
 public struct World {
     public init() {}
 
-    public let domain = Domain(chainID: 31337, vault: try! Address("0x5FbDB2315678afecb367f032d93F642f64180aa3"))
+    public let domain = Domain(
+        chainID: 31337, vault: try! Address("0x5FbDB2315678afecb367f032d93F642f64180aa3"))
     public let issuerKey = key(0x01)
     public let aliceKey = key(0x0A)
     public let bobKey = key(0x0B)
@@ -21,16 +22,21 @@ public struct World {
     public var verifier: Verifier { Verifier(domain: domain) }
     public var policy: IssuerPolicy { .trusted([issuer]) }
 
-    public func note(_ amount: Amount, to owner: Address? = nil, serial: UInt8 = 1, expiry: UInt64? = nil)
+    public func note(
+        _ amount: Amount, to owner: Address? = nil, serial: UInt8 = 1, expiry: UInt64? = nil
+    )
         -> SignedNote
     {
         let note = Note(
-            serial: try! Bytes32([UInt8](repeating: serial, count: 32)), issuer: issuer, asset: asset,
+            serial: try! Bytes32([UInt8](repeating: serial, count: 32)), issuer: issuer,
+            asset: asset,
             amount: amount, owner: owner ?? alice, expiry: expiry ?? self.expiry)
         return try! SignedNote(signing: note, with: issuerKey, in: domain)
     }
 
-    public func transfer(_ inputs: [CoinID], _ outputs: [(Address, Amount)], by key: PrivateKey)
+    public func transfer(
+        _ inputs: [CoinID], _ outputs: [(Address, Amount)], by key: PrivateKey
+    )
         -> SignedTransfer
     {
         let transfer = Transfer(
@@ -43,7 +49,8 @@ public struct World {
     }
 
     /// Alice holds a 100 note; she pays Bob 60 with 40 change.
-    public func alicePaysBob() -> (note: SignedNote, transfer: SignedTransfer, bundle: ProofBundle) {
+    public func alicePaysBob() -> (note: SignedNote, transfer: SignedTransfer, bundle: ProofBundle)
+    {
         let note = note(100)
         let transfer = transfer([note.coinID(in: domain)], [(bob, 60), (alice, 40)], by: aliceKey)
         return (note, transfer, ProofBundle(notes: [note], transfers: [transfer]))
@@ -73,8 +80,10 @@ extension World {
         let spent = Set(bundle.transfers.flatMap(\.transfer.inputs))
         let notes = bundle.notes.filter { $0.note.owner == payee }.map { $0.coinID(in: domain) }
         let created = bundle.transfers.flatMap { transfer in
-            zip(transfer.transfer.outputs, self.outputs(of: transfer)).filter { $0.0.owner == payee }
-                .map(\.1)
+            zip(transfer.transfer.outputs, self.outputs(of: transfer)).filter {
+                $0.0.owner == payee
+            }
+            .map(\.1)
         }
         return (notes + created).filter { !spent.contains($0) }
     }

@@ -13,14 +13,19 @@ import Testing
     }
 
     @Test func plansWithTheSmallestCoveringCoinAndChange() throws {
-        let coins = spendable([world.note(50, serial: 1), world.note(80, serial: 2), world.note(200, serial: 3)])
+        let coins = spendable([
+            world.note(50, serial: 1), world.note(80, serial: 2), world.note(200, serial: 3),
+        ])
         let builder = PaymentBuilder(domain: world.domain)
         let plan = try builder.plan(
             requestID: .zero, payee: world.bob, amount: 70, asset: world.asset, from: coins,
             key: world.aliceKey, now: world.now)
         #expect(plan.spent == [coins[1].coin.id])
         #expect(plan.transfers.count == 1)
-        #expect(plan.transfers[0].transfer.outputs == [Output(owner: world.bob, amount: 70), Output(owner: world.alice, amount: 10)])
+        #expect(
+            plan.transfers[0].transfer.outputs == [
+                Output(owner: world.bob, amount: 70), Output(owner: world.alice, amount: 10),
+            ])
         #expect(plan.change.map(\.coin.amount) == [10])
 
         // The payee's check accepts exactly what the payer planned.
@@ -30,68 +35,129 @@ import Testing
         #expect(checked.digest == plan.digest)
         // And the change proof verifies on its own.
         let change = try world.verifier.verify(plan.change[0].proof, now: world.now)
-        #expect(change.leaves.contains { $0.id == plan.change[0].coin.id && $0.owner == world.alice })
+        #expect(
+            change.leaves.contains { $0.id == plan.change[0].coin.id && $0.owner == world.alice })
     }
 
     @Test func combinesLargestCoinsWhenNoneCoversAlone() throws {
-        let coins = spendable([world.note(50, serial: 1), world.note(80, serial: 2), world.note(30, serial: 3)])
+        let coins = spendable([
+            world.note(50, serial: 1), world.note(80, serial: 2), world.note(30, serial: 3),
+        ])
         let plan = try PaymentBuilder(domain: world.domain).plan(
             requestID: .zero, payee: world.bob, amount: 120, asset: world.asset, from: coins,
             key: world.aliceKey, now: world.now)
         #expect(Set(plan.spent) == Set([coins[0].coin.id, coins[1].coin.id]))
         #expect(plan.change.map(\.coin.amount) == [10])
-        #expect(rejection {
-            _ = try PaymentBuilder(domain: world.domain).plan(
-                requestID: .zero, payee: world.bob, amount: 161, asset: world.asset, from: coins,
-                key: world.aliceKey, now: world.now)
-        } == "insufficient-funds")
+        #expect(
+            rejection {
+                _ = try PaymentBuilder(domain: world.domain).plan(
+                    requestID: .zero, payee: world.bob, amount: 161, asset: world.asset,
+                    from: coins,
+                    key: world.aliceKey, now: world.now)
+            } == "insufficient-funds")
     }
 
     @Test func skipsCoinsAboutToExpire() throws {
         let coins = spendable([world.note(100, serial: 1, expiry: world.now + 10)])
-        #expect(rejection {
-            _ = try PaymentBuilder(domain: world.domain).plan(
-                requestID: .zero, payee: world.bob, amount: 1, asset: world.asset, from: coins,
-                key: world.aliceKey, now: world.now, minimumLifetime: 60)
-        } == "insufficient-funds")
+        #expect(
+            rejection {
+                _ = try PaymentBuilder(domain: world.domain).plan(
+                    requestID: .zero, payee: world.bob, amount: 1, asset: world.asset, from: coins,
+                    key: world.aliceKey, now: world.now, minimumLifetime: 60)
+            } == "insufficient-funds")
     }
 
     @Test func payeeChecksAmountPayeeAssetPolicyAndHeldCoins() throws {
         let (_, transfer, bundle) = world.alicePaysBob()
-        func payment(amount: Amount = 60, payee: Address? = nil, asset: Address = .zero) -> Payment {
-            Payment(requestID: .zero, payee: payee ?? world.bob, amount: amount, asset: asset, coins: world.credits(to: world.bob, in: bundle), bundle: bundle)
+        func payment(amount: Amount = 60, payee: Address? = nil, asset: Address = .zero) -> Payment
+        {
+            Payment(
+                requestID: .zero, payee: payee ?? world.bob, amount: amount, asset: asset,
+                coins: world.credits(to: world.bob, in: bundle), bundle: bundle)
         }
         #expect(throws: Never.self) {
-            try world.verifier.check(payment(), payee: world.bob, policy: world.policy, now: world.now)
+            try world.verifier.check(
+                payment(), payee: world.bob, policy: world.policy, now: world.now)
         }
-        #expect(rejection { _ = try world.verifier.check(payment(amount: 61), payee: world.bob, policy: world.policy, now: world.now) } == "payment-mismatch")
-        #expect(rejection { _ = try world.verifier.check(payment(payee: world.carol), payee: world.bob, policy: world.policy, now: world.now) } == "payment-mismatch")
-        #expect(rejection { _ = try world.verifier.check(payment(asset: world.bob), payee: world.bob, policy: world.policy, now: world.now) } == "payment-mismatch")
-        #expect(rejection { _ = try world.verifier.check(payment(), payee: world.bob, policy: .trusted([]), now: world.now) } == "untrusted-issuer")
+        #expect(
+            rejection {
+                _ = try world.verifier.check(
+                    payment(amount: 61), payee: world.bob, policy: world.policy, now: world.now)
+            } == "payment-mismatch")
+        #expect(
+            rejection {
+                _ = try world.verifier.check(
+                    payment(payee: world.carol), payee: world.bob, policy: world.policy,
+                    now: world.now)
+            } == "payment-mismatch")
+        #expect(
+            rejection {
+                _ = try world.verifier.check(
+                    payment(asset: world.bob), payee: world.bob, policy: world.policy,
+                    now: world.now)
+            } == "payment-mismatch")
+        #expect(
+            rejection {
+                _ = try world.verifier.check(
+                    payment(), payee: world.bob, policy: .trusted([]), now: world.now)
+            } == "untrusted-issuer")
         let bobCoin = world.outputs(of: transfer)[0]
-        #expect(rejection { _ = try world.verifier.check(payment(), payee: world.bob, policy: world.policy, now: world.now, held: [bobCoin]) } == "already-held")
+        #expect(
+            rejection {
+                _ = try world.verifier.check(
+                    payment(), payee: world.bob, policy: world.policy, now: world.now,
+                    held: [bobCoin])
+            } == "already-held")
 
-        let capped = IssuerPolicy.exposureCap(remaining: [IssuerAsset(issuer: world.issuer, asset: .zero): 59])
-        #expect(rejection { _ = try world.verifier.check(payment(), payee: world.bob, policy: capped, now: world.now) } == "exposure-exceeded")
-        let enough = IssuerPolicy.exposureCap(remaining: [IssuerAsset(issuer: world.issuer, asset: .zero): 60])
-        #expect(throws: Never.self) { try world.verifier.check(payment(), payee: world.bob, policy: enough, now: world.now) }
+        let capped = IssuerPolicy.exposureCap(remaining: [
+            IssuerAsset(issuer: world.issuer, asset: .zero): 59
+        ])
+        #expect(
+            rejection {
+                _ = try world.verifier.check(
+                    payment(), payee: world.bob, policy: capped, now: world.now)
+            } == "exposure-exceeded")
+        let enough = IssuerPolicy.exposureCap(remaining: [
+            IssuerAsset(issuer: world.issuer, asset: .zero): 60
+        ])
+        #expect(throws: Never.self) {
+            try world.verifier.check(payment(), payee: world.bob, policy: enough, now: world.now)
+        }
     }
 
     @Test func requestTermsAreEnforced() throws {
         let (_, _, bundle) = world.alicePaysBob()
         let payment = world.payment(bundle, to: world.bob, amount: 60)
-        let request = try PaymentRequest(id: .zero, payee: world.bob, amount: 60, asset: .zero, expiry: world.now + 60, domain: world.domain)
-        #expect(throws: Never.self) { try world.verifier.check(payment, payee: world.bob, request: request, policy: world.policy, now: world.now) }
-        #expect(rejection { _ = try world.verifier.check(payment, payee: world.bob, request: request, policy: world.policy, now: world.now + 60) } == "request-expired")
-        let other = try PaymentRequest(id: .zero, payee: world.bob, amount: 61, asset: .zero, expiry: world.now + 60, domain: world.domain)
-        #expect(rejection { _ = try world.verifier.check(payment, payee: world.bob, request: other, policy: world.policy, now: world.now) } == "payment-mismatch")
+        let request = try PaymentRequest(
+            id: .zero, payee: world.bob, amount: 60, asset: .zero, expiry: world.now + 60,
+            domain: world.domain)
+        #expect(throws: Never.self) {
+            try world.verifier.check(
+                payment, payee: world.bob, request: request, policy: world.policy, now: world.now)
+        }
+        #expect(
+            rejection {
+                _ = try world.verifier.check(
+                    payment, payee: world.bob, request: request, policy: world.policy,
+                    now: world.now + 60)
+            } == "request-expired")
+        let other = try PaymentRequest(
+            id: .zero, payee: world.bob, amount: 61, asset: .zero, expiry: world.now + 60,
+            domain: world.domain)
+        #expect(
+            rejection {
+                _ = try world.verifier.check(
+                    payment, payee: world.bob, request: other, policy: world.policy, now: world.now)
+            } == "payment-mismatch")
     }
 
     @Test func receiptsVerifyAgainstThePayeeOnly() throws {
         let receipt = Receipt(requestID: .zero, paymentDigest: .zero, time: world.now)
         let signed = try SignedReceipt(signing: receipt, with: world.bobKey, in: world.domain)
         try signed.verify(payee: world.bob, in: world.domain)
-        #expect(rejection { try signed.verify(payee: world.carol, in: world.domain) } == "bad-receipt-signature")
+        #expect(
+            rejection { try signed.verify(payee: world.carol, in: world.domain) }
+                == "bad-receipt-signature")
     }
 
     @Test func payerStateMachine() throws {
@@ -111,7 +177,12 @@ import Testing
     @Test func payeeIsIdempotentPerRequest() throws {
         let digest = try Bytes32([UInt8](repeating: 7, count: 32))
         #expect(try decide(requestID: .zero, paymentDigest: digest, acceptedDigest: nil) == .accept)
-        #expect(try decide(requestID: .zero, paymentDigest: digest, acceptedDigest: digest) == .repeatReceipt)
-        #expect(rejection { _ = try decide(requestID: .zero, paymentDigest: digest, acceptedDigest: .zero) } == "request-already-paid")
+        #expect(
+            try decide(requestID: .zero, paymentDigest: digest, acceptedDigest: digest)
+                == .repeatReceipt)
+        #expect(
+            rejection {
+                _ = try decide(requestID: .zero, paymentDigest: digest, acceptedDigest: .zero)
+            } == "request-already-paid")
     }
 }

@@ -28,7 +28,8 @@ import Testing
         let payment = world.payment(
             ProofBundle(notes: notes), to: world.alice, amount: amounts.reduce(0, +),
             requestID: try Bytes32([UInt8](repeating: 0xEE, count: 32)))
-        let checked = try world.verifier.check(payment, payee: world.alice, policy: world.policy, now: world.now)
+        let checked = try world.verifier.check(
+            payment, payee: world.alice, policy: world.policy, now: world.now)
         try store.acceptPayment(checked, receipt: [1], now: world.now)
         return store
     }
@@ -46,7 +47,8 @@ import Testing
         try store.read { db in
             var lines: [String] = []
             for table in [
-                "coins", "transfers", "spends", "outgoing_payments", "incoming_payments", "evidence",
+                "coins", "transfers", "spends", "outgoing_payments", "incoming_payments",
+                "evidence",
                 "outbox", "trusted_issuers", "meta",
             ] {
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1") {
@@ -59,9 +61,12 @@ import Testing
 
     @Test func refusesToOpenAsAnotherWalletOrChain() throws {
         let store = try store(for: world.alice)
-        #expect(throws: WalletStoreError.self) { try store.bind(address: world.bob, domain: world.domain) }
         #expect(throws: WalletStoreError.self) {
-            try store.bind(address: world.alice, domain: Domain(chainID: 1, vault: world.domain.vault))
+            try store.bind(address: world.bob, domain: world.domain)
+        }
+        #expect(throws: WalletStoreError.self) {
+            try store.bind(
+                address: world.alice, domain: Domain(chainID: 1, vault: world.domain.vault))
         }
         try store.bind(address: world.alice, domain: world.domain)
     }
@@ -70,7 +75,8 @@ import Testing
         let store = try fundedAlice([100, 50])
         #expect(try store.balances()[.zero]?.spendable == 150)
         #expect(try store.outbox().count == 2)
-        #expect(try store.outbox().allSatisfy { $0.state == "queued" && $0.key.hasPrefix("redeem:0x") })
+        #expect(
+            try store.outbox().allSatisfy { $0.state == "queued" && $0.key.hasPrefix("redeem:0x") })
     }
 
     @Test func paymentLifecycleMovesCoinsAndChange() throws {
@@ -85,7 +91,8 @@ import Testing
         balance = try #require(try store.balances()[.zero])
         #expect(balance.inDoubt == 100)
         #expect(balance.pending == 0)
-        try store.advance(payment: plan.payment.requestID, by: .receipt, receipt: [7], now: world.now)
+        try store.advance(
+            payment: plan.payment.requestID, by: .receipt, receipt: [7], now: world.now)
         balance = try #require(try store.balances()[.zero])
         #expect(balance.spendable == 80)  // 50 untouched + 30 change
         #expect(balance.inDoubt == 0)
@@ -133,18 +140,30 @@ import Testing
         let bob = try store(for: world.bob)
         let (_, transfer, bundle) = world.alicePaysBob()
         let payment = world.payment(bundle, to: world.bob, amount: 60)
-        let checked = try world.verifier.check(payment, payee: world.bob, policy: world.policy, now: world.now)
+        let checked = try world.verifier.check(
+            payment, payee: world.bob, policy: world.policy, now: world.now)
         try bob.acceptPayment(checked, receipt: [1], now: world.now)
         let before = try snapshot(bob)
-        #expect(throws: WalletStoreError.self) { try bob.acceptPayment(checked, receipt: [1], now: world.now) }
+        #expect(throws: WalletStoreError.self) {
+            try bob.acceptPayment(checked, receipt: [1], now: world.now)
+        }
         // The same coins under another request id: refused as already held.
-        let replay = world.payment(bundle, to: world.bob, amount: 60, requestID: try Bytes32([UInt8](repeating: 1, count: 32)))
-        let replayed = try world.verifier.check(replay, payee: world.bob, policy: world.policy, now: world.now)
-        #expect(throws: WalletStoreError(.rejected(ProtocolError(.alreadyHeld(world.outputs(of: transfer)[0]))))) {
+        let replay = world.payment(
+            bundle, to: world.bob, amount: 60,
+            requestID: try Bytes32([UInt8](repeating: 1, count: 32)))
+        let replayed = try world.verifier.check(
+            replay, payee: world.bob, policy: world.policy, now: world.now)
+        #expect(
+            throws: WalletStoreError(
+                .rejected(ProtocolError(.alreadyHeld(world.outputs(of: transfer)[0]))))
+        ) {
             try bob.acceptPayment(replayed, receipt: [1], now: world.now)
         }
         #expect(try snapshot(bob) == before)
-        #expect(try bob.heldCoins(among: world.outputs(of: transfer)) == [world.outputs(of: transfer)[0]])
+        #expect(
+            try bob.heldCoins(among: world.outputs(of: transfer)) == [
+                world.outputs(of: transfer)[0]
+            ])
         #expect(try bob.seenSpends(of: transfer.transfer.inputs).values.first == transfer)
     }
 
@@ -153,12 +172,16 @@ import Testing
         let note = world.note(100)
         let coin = note.coinID(in: world.domain)
         let toBob = world.transfer([coin], [(world.bob, 100)], by: world.aliceKey)
-        let toBobAgain = world.transfer([coin], [(world.bob, 40), (world.alice, 60)], by: world.aliceKey)
+        let toBobAgain = world.transfer(
+            [coin], [(world.bob, 40), (world.alice, 60)], by: world.aliceKey)
         let first = try world.verifier.check(
-            world.payment(ProofBundle(notes: [note], transfers: [toBob]), to: world.bob, amount: 100),
+            world.payment(
+                ProofBundle(notes: [note], transfers: [toBob]), to: world.bob, amount: 100),
             payee: world.bob, policy: world.policy, now: world.now)
         let second = try world.verifier.check(
-            world.payment(ProofBundle(notes: [note], transfers: [toBobAgain]), to: world.bob, amount: 40, requestID: try Bytes32([UInt8](repeating: 1, count: 32))),
+            world.payment(
+                ProofBundle(notes: [note], transfers: [toBobAgain]), to: world.bob, amount: 40,
+                requestID: try Bytes32([UInt8](repeating: 1, count: 32))),
             payee: world.bob, policy: world.policy, now: world.now)
         try bob.acceptPayment(first, receipt: [1], now: world.now)
         let before = try snapshot(bob)
@@ -182,11 +205,17 @@ import Testing
 
     @Test func selectionReadsOnlyWhatItNeeds() throws {
         let store = try fundedAlice([5, 10, 20, 40])
-        let single = try store.candidateCoins(owner: world.alice, asset: .zero, amount: 15, now: world.now, minimumLifetime: 0, limits: .standard)
+        let single = try store.candidateCoins(
+            owner: world.alice, asset: .zero, amount: 15, now: world.now, minimumLifetime: 0,
+            limits: .standard)
         #expect(single.map(\.coin.amount) == [20])
-        let several = try store.candidateCoins(owner: world.alice, asset: .zero, amount: 55, now: world.now, minimumLifetime: 0, limits: .standard)
+        let several = try store.candidateCoins(
+            owner: world.alice, asset: .zero, amount: 55, now: world.now, minimumLifetime: 0,
+            limits: .standard)
         #expect(several.map(\.coin.amount) == [40, 20])
-        let expiring = try store.candidateCoins(owner: world.alice, asset: .zero, amount: 1, now: world.now, minimumLifetime: 86_400, limits: .standard)
+        let expiring = try store.candidateCoins(
+            owner: world.alice, asset: .zero, amount: 1, now: world.now, minimumLifetime: 86_400,
+            limits: .standard)
         #expect(expiring.isEmpty)
     }
 }

@@ -8,7 +8,6 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case badNoteSignature(serial: Bytes32, issuer: Address, recovered: Address?)
         case badTransferSignature(transfer: Int, owner: Address, recovered: Address?)
         case badReceiptSignature(expected: Address, recovered: Address?)
-        case wrongSigner(expected: Address, actual: Address)
         /// A transfer spends a coin the proof does not contain (or not before the transfer).
         case unknownInput(transfer: Int, coin: CoinID)
         case duplicateInput(transfer: Int, coin: CoinID)
@@ -49,7 +48,6 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .badNoteSignature: "bad-note-signature"
         case .badTransferSignature: "bad-transfer-signature"
         case .badReceiptSignature: "bad-receipt-signature"
-        case .wrongSigner: "wrong-signer"
         case .unknownInput: "unknown-input"
         case .duplicateInput: "duplicate-input"
         case .duplicateCoin: "duplicate-coin"
@@ -87,8 +85,6 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
             "transfer #\(transfer) is not signed by the owner \(owner) of its inputs (signature recovers to \(recovered?.description ?? "nothing"))"
         case .badReceiptSignature(let expected, let recovered):
             "receipt is not signed by the payee \(expected) (signature recovers to \(recovered?.description ?? "nothing"))"
-        case .wrongSigner(let expected, let actual):
-            "key \(actual) cannot sign for \(expected)"
         case .unknownInput(let transfer, let coin):
             "transfer #\(transfer) spends coin \(coin.short), which the proof does not contain before it"
         case .duplicateInput(let transfer, let coin):

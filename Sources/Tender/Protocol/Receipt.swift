@@ -1,5 +1,4 @@
 import Codecs
-import Secp256k1
 
 /// The payee's signed acknowledgement that it accepted the coins summarised by `paymentDigest`
 /// for request `requestID` at `time`.
@@ -30,31 +29,6 @@ public struct Receipt: TypedStruct, Hashable {
             "requestId": .fixedBytes(requestID.bytes),
             "paymentDigest": .fixedBytes(paymentDigest.bytes), "time": .uint(UInt128(time)),
         ]
-    }
-}
-
-public struct SignedReceipt: Hashable, Sendable {
-    public let receipt: Receipt
-    public let signature: RecoverableSignature
-
-    public init(receipt: Receipt, signature: RecoverableSignature) {
-        self.receipt = receipt
-        self.signature = signature
-    }
-
-    public init(
-        signing receipt: Receipt, with key: PrivateKey, in domain: Domain
-    ) throws(ProtocolError) {
-        self.receipt = receipt
-        self.signature = try sign(receipt.digest(in: domain), with: key)
-    }
-
-    /// Checks the receipt was signed by `payee`.
-    public func verify(payee: Address, in domain: Domain) throws(ProtocolError) {
-        let recovered = signer(of: receipt.digest(in: domain), signature: signature)
-        guard recovered == payee else {
-            throw ProtocolError(.badReceiptSignature(expected: payee, recovered: recovered))
-        }
     }
 }
 

@@ -1,5 +1,4 @@
 import Codecs
-import Secp256k1
 
 /// One output of a transfer: `amount` to `owner`.
 public struct Output: Hashable, Sendable {
@@ -53,28 +52,5 @@ public struct Transfer: TypedStruct, Hashable {
                     .structure(["owner": .address($0.owner.bytes), "amount": .uint($0.amount)])
                 }),
         ]
-    }
-}
-
-/// A transfer signed by the owner of its inputs.
-public struct SignedTransfer: Hashable, Sendable {
-    public let transfer: Transfer
-    public let signature: RecoverableSignature
-
-    public init(transfer: Transfer, signature: RecoverableSignature) {
-        self.transfer = transfer
-        self.signature = signature
-    }
-
-    public init(
-        signing transfer: Transfer, with key: PrivateKey, in domain: Domain
-    ) throws(ProtocolError) {
-        self.transfer = transfer
-        self.signature = try sign(transfer.digest(in: domain), with: key)
-    }
-
-    /// Coin ids of every output, given the transfer's digest.
-    public func outputCoins(digest: Bytes32) -> [CoinID] {
-        transfer.outputs.indices.map { coinID(digest: digest, index: UInt32($0)) }
     }
 }
