@@ -1,13 +1,21 @@
 import Foundation
+import WalletStore
 
 // Figures for the numbers Tender claims (Docs/BENCHMARKS.md). Run in release on one core:
 //   swift build -c release --product TenderBenchmarks
-//   taskset -c 0 .build/release/TenderBenchmarks [--quick]
+//   taskset -c 0 .build/release/TenderBenchmarks [--quick] [--only=verify|store]
 let quick = CommandLine.arguments.contains("--quick")
 print("Tender benchmarks (\(quick ? "quick" : "full") run)")
 do {
-    try VerificationBenchmark.run(scale: quick ? 1 : 5)
-    try StoreBenchmark.run(coins: quick ? 10_000 : 100_000, payments: quick ? 200 : 2_000)
+    let only = CommandLine.arguments.first { $0.hasPrefix("--only=") }?.dropFirst(7)
+    if only == nil || only == "verify" { try VerificationBenchmark.run(scale: quick ? 1 : 5) }
+    if only == nil || only == "store" {
+        for durability in [WalletStore.Durability.powerLoss, .processCrash] {
+            try StoreBenchmark.run(
+                coins: quick ? 10_000 : 100_000, payments: quick ? 200 : 2_000,
+                durability: durability)
+        }
+    }
 } catch {
     print("benchmark failed: \(error)")
     exit(1)

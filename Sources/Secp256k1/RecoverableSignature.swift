@@ -3,14 +3,16 @@ import CSecp256k1
 /// An ECDSA signature with its recovery id: the 65-byte `r ‖ s ‖ v` form of Ethereum,
 /// with `v = 27 + recoveryID` as `ecrecover` and eth-account expect.
 public struct RecoverableSignature: Sendable, Hashable {
-    public let r: [UInt8]
-    public let s: [UInt8]
+    /// `r ‖ s`, 64 bytes: the form libsecp256k1 parses, kept whole so recovery allocates less.
+    let compact: [UInt8]
     /// 0 or 1.
     public let recoveryID: UInt8
 
+    public var r: [UInt8] { Array(compact[0..<32]) }
+    public var s: [UInt8] { Array(compact[32..<64]) }
+
     init(r: [UInt8], s: [UInt8], recoveryID: UInt8) {
-        self.r = r
-        self.s = s
+        self.compact = r + s
         self.recoveryID = recoveryID
     }
 
@@ -40,7 +42,7 @@ public struct RecoverableSignature: Sendable, Hashable {
     }
 
     /// `r ‖ s ‖ (27 + recoveryID)`.
-    public var bytes: [UInt8] { r + s + [27 + recoveryID] }
+    public var bytes: [UInt8] { compact + [27 + recoveryID] }
 
     /// The signer's public key, as `ecrecover` would find it.
     public func recoverPublicKey(digest: some Collection<UInt8>) throws(Secp256k1Error) -> PublicKey
@@ -65,7 +67,7 @@ public struct RecoverableSignature: Sendable, Hashable {
         guard message.count == 32 else { return false }
         var plain = secp256k1_ecdsa_signature()
         guard
-            secp256k1_ecdsa_signature_parse_compact(verifyingContext, &plain, r + s) == 1
+            secp256k1_ecdsa_signature_parse_compact(verifyingContext, &plain, compact) == 1
         else { return false }
         var point = secp256k1_pubkey()
         let encoded = publicKey.uncompressed

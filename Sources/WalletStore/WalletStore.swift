@@ -11,16 +11,27 @@ public final class WalletStore: Sendable {
     public let path: String
     let queue: DatabaseQueue
 
+    /// What a committed transaction survives.
+    public enum Durability: String, Sendable {
+        /// Power loss and kernel crashes too: one fsync per commit (`synchronous = FULL`).
+        case powerLoss = "FULL"
+        /// A killed process, not power loss: no fsync per commit (`synchronous = NORMAL`).
+        /// Only for devices with protected power; the default is `powerLoss`.
+        case processCrash = "NORMAL"
+    }
+
     /// Opens (creating if needed) and migrates the database at `path`.
-    public init(path: String) throws {
+    public init(path: String, durability: Durability = .powerLoss) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             // WAL set by hand: GRDB's own WAL set-up writes a table to every file it opens,
             // and a read-only command must leave the database byte for byte as it was.
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-            // FULL: a committed payment survives power loss, not just a killed process.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue)")
+            // Checkpoints copy the WAL into the main file: done by `checkpoint()` and at close,
+            // never inside a payment's transaction, where it would add its fsyncs to the wait.
+            _ = try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint = 0")
         }
         self.path = path
         queue = try DatabaseQueue(path: path, configuration: configuration)
@@ -46,7 +57,18 @@ public final class WalletStore: Sendable {
         try queue.read(body)
     }
 
-    public func close() throws { try queue.close() }
+    /// Copies the WAL into the database file (a long-running node calls this when idle).
+    public func checkpoint() throws {
+        try queue.writeWithoutTransaction { db in
+            _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+    }
+
+    /// Checkpoints, then closes the connection.
+    public func close() throws {
+        try checkpoint()
+        try queue.close()
+    }
 
     // MARK: Identity
 

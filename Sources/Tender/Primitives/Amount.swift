@@ -2,17 +2,6 @@
 public typealias Amount = UInt128
 
 extension UInt128 {
-    /// 32-byte big-endian ABI word.
-    var word: [UInt8] {
-        var result = [UInt8](repeating: 0, count: 32)
-        var value = self
-        for index in stride(from: 31, through: 16, by: -1) {
-            result[index] = UInt8(truncatingIfNeeded: value)
-            value >>= 8
-        }
-        return result
-    }
-
     /// Minimal big-endian bytes (empty for zero): the CBOR bignum form.
     var minimalBigEndian: [UInt8] {
         var result: [UInt8] = []
@@ -30,10 +19,6 @@ extension UInt128 {
         for byte in bytes { value = value << 8 | UInt128(byte) }
         self = value
     }
-}
-
-extension UInt64 {
-    var word: [UInt8] { UInt128(self).word }
 }
 
 /// Sums amounts, reporting overflow instead of trapping: hostile input must not crash a node.

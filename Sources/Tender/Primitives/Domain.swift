@@ -18,8 +18,8 @@ public struct Domain: Hashable, Sendable, CustomStringConvertible {
         hasher.update(TypeHashes.domain)
         hasher.update(Keccak256.hash(Array(Domain.name.utf8)))
         hasher.update(Keccak256.hash(Array(Domain.version.utf8)))
-        hasher.update(chainID.word)
-        hasher.update(vault.word)
+        hasher.updateWord(chainID)
+        hasher.updateWord(vault)
         separator = hasher.finalize()
     }
 

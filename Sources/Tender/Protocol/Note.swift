@@ -28,11 +28,11 @@ public struct Note: TypedStruct, Hashable {
         var hasher = Keccak256()
         hasher.update(TypeHashes.note)
         hasher.update(serial.bytes)
-        hasher.update(issuer.word)
-        hasher.update(asset.word)
-        hasher.update(amount.word)
-        hasher.update(owner.word)
-        hasher.update(expiry.word)
+        hasher.updateWord(issuer)
+        hasher.updateWord(asset)
+        hasher.updateWord(amount)
+        hasher.updateWord(owner)
+        hasher.updateWord(expiry)
         return hasher.finalize()
     }
 

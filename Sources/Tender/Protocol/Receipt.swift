@@ -20,7 +20,7 @@ public struct Receipt: TypedStruct, Hashable {
         hasher.update(TypeHashes.receipt)
         hasher.update(requestID.bytes)
         hasher.update(paymentDigest.bytes)
-        hasher.update(time.word)
+        hasher.updateWord(time)
         return hasher.finalize()
     }
 

@@ -13,8 +13,8 @@ public struct Output: Hashable, Sendable {
     var structHash: [UInt8] {
         var hasher = Keccak256()
         hasher.update(TypeHashes.output)
-        hasher.update(owner.word)
-        hasher.update(amount.word)
+        hasher.updateWord(owner)
+        hasher.updateWord(amount)
         return hasher.finalize()
     }
 }
