@@ -41,7 +41,7 @@ carol=$("$tender" address --data-dir carol)
 step "$tender" trust add "$issuer" --data-dir carol
 step "$tender" pay --data-dir alice-copy --to "$carol" --amount 120 --out second.tender
 step "$tender" pay --data-dir alice --to "$carol" --amount 100 --out first.tender
-step "$tender" receive first.tender --data-dir carol --receipt-out /dev/null
+step "$tender" receive first.tender --data-dir carol --receipt-out carol-receipt.tender
 echo "(the second payment spends the same change coin: Carol must refuse it)"
 if "$tender" receive second.tender --data-dir carol; then
     echo "demo: the double spend was accepted" >&2

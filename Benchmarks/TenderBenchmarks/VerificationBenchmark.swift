@@ -3,13 +3,14 @@ import Tender
 
 /// Coin verification throughput (hops per second) beside raw libsecp256k1 in the same run.
 enum VerificationBenchmark {
+    static let hops = 8
+
     static func run(scale: Int) throws {
         let domain = Domain(
             chainID: 31337, vault: try Address("0x5FbDB2315678afecb367f032d93F642f64180aa3"))
         let keys = (1...9).map {
             try! PrivateKey(bytes: [UInt8](repeating: 0, count: 31) + [UInt8($0)])
         }
-        let addresses = keys.map { Address(publicKey: $0.publicKey) }
 
         // Raw curve: ECDSA verify against a known key, and public-key recovery.
         let digests = (0..<256).map { index in
@@ -17,29 +18,55 @@ enum VerificationBenchmark {
         }
         let signatures = try digests.map { try keys[1].sign(digest: $0) }
         let publicKey = keys[1].publicKey
-        let rawCount = 4_000 * scale
-        let verifyRate = try Measure.rate(count: rawCount) { index in
-            guard
-                signatures[index & 255].isValid(digest: digests[index & 255], publicKey: publicKey)
-            else {
-                throw BenchmarkFailure("raw verify failed")
+        let bundles = try proofs(keys: keys, domain: domain)
+        let verifier = Verifier(domain: domain)
+
+        // Interleaved rounds, best of each: the VM's speed drifts between loops, and the ratio
+        // of our rate to the curve's is the figure that matters.
+        let rawCount = 2_000 * scale
+        let bundleCount = 200 * scale
+        var verifyRate = 0.0
+        var recoverRate = 0.0
+        var bundleRate = 0.0
+        for _ in 0..<5 {
+            let verify = try Measure.rate(count: rawCount) { index in
+                let signature = signatures[index & 255]
+                guard signature.isValid(digest: digests[index & 255], publicKey: publicKey) else {
+                    throw BenchmarkFailure("raw verify failed")
+                }
             }
-        }
-        let recoverRate = try Measure.rate(count: rawCount) { index in
-            guard
-                try signatures[index & 255].recoverPublicKey(digest: digests[index & 255])
-                    == publicKey
-            else {
-                throw BenchmarkFailure("raw recover failed")
+            let recover = try Measure.rate(count: rawCount) { index in
+                let signature = signatures[index & 255]
+                guard try signature.recoverPublicKey(digest: digests[index & 255]) == publicKey else {
+                    throw BenchmarkFailure("raw recover failed")
+                }
             }
+            let bundle = try Measure.rate(count: bundleCount) { index in
+                let verified = try verifier.verify(bundles[index & 31], now: 1_800_000_000)
+                guard verified.leaves.count == hops + 1 else {
+                    throw BenchmarkFailure("verification result")
+                }
+            }
+            verifyRate = max(verifyRate, verify)
+            recoverRate = max(recoverRate, recover)
+            bundleRate = max(bundleRate, bundle)
         }
+        let hopRate = bundleRate * Double(hops)
+        let signatureRate = bundleRate * Double(hops + 1)
         Measure.report("libsecp256k1 ECDSA verify (raw)", verifyRate, "verifies/s")
         Measure.report("libsecp256k1 ECDSA recover (raw)", recoverRate, "recovers/s")
+        Measure.report("coin verification, 8-hop proofs (note + 8 transfers)", hopRate, "hops/s")
+        Measure.report("  signatures checked (notes + transfers)", signatureRate, "signatures/s")
+        Measure.report("  per-signature rate vs raw verify", 100 * signatureRate / verifyRate, "%")
+        Measure.report("  per-signature rate vs raw recover", 100 * signatureRate / recoverRate, "%")
+        Measure.report("  per-hop rate vs raw verify (note cost included)", 100 * hopRate / verifyRate, "%")
+    }
 
-        // A coin 8 hops from its note: one note, eight transfers, each signed by the holder.
-        let hops = 8
-        var bundles: [ProofBundle] = []
-        for variant in 0..<32 {
+    /// 32 coins, each 8 hops from its note; every hop pays onward and returns change, as real
+    /// payments do.
+    static func proofs(keys: [PrivateKey], domain: Domain) throws -> [ProofBundle] {
+        let addresses = keys.map { Address(publicKey: $0.publicKey) }
+        return try (0..<32).map { variant in
             let note = try SignedNote(
                 signing: Note(
                     serial: try Bytes32([UInt8](repeating: UInt8(variant), count: 32)),
@@ -51,7 +78,6 @@ enum VerificationBenchmark {
             for hop in 0..<hops {
                 let from = 1 + hop % 8
                 let to = 1 + (hop + 1) % 8
-                // Two outputs each hop (payment and change), as real payments have.
                 let transfer = try SignedTransfer(
                     signing: Transfer(
                         inputs: [coin],
@@ -63,20 +89,7 @@ enum VerificationBenchmark {
                 coin = transfer.outputCoins(digest: transfer.transfer.digest(in: domain))[0]
                 bundle.transfers.append(transfer)
             }
-            bundles.append(bundle)
+            return bundle
         }
-        let verifier = Verifier(domain: domain)
-        let bundleCount = 400 * scale
-        let bundleRate = try Measure.rate(count: bundleCount) { index in
-            let verified = try verifier.verify(bundles[index & 31], now: 1_800_000_000)
-            guard verified.leaves.count == hops + 1 else { throw BenchmarkFailure("verify result") }
-        }
-        let hopRate = bundleRate * Double(hops)
-        let signatureRate = bundleRate * Double(hops + 1)
-        Measure.report("coin verification, 8-hop proofs", hopRate, "hops/s")
-        Measure.report("  signatures checked (notes + transfers)", signatureRate, "signatures/s")
-        Measure.report("  per-signature rate vs raw verify", 100 * signatureRate / verifyRate, "%")
-        Measure.report(
-            "  per-signature rate vs raw recover", 100 * signatureRate / recoverRate, "%")
     }
 }

@@ -4,8 +4,22 @@ import Tender
 /// Files handed to other people (payments, receipts) are written atomically: a crash leaves
 /// the old file or the whole new one, never half of one.
 public enum FileIO {
+    /// A device or pipe (a printer, `/dev/stdout`) is written in place: replacing it by a
+    /// rename would swap the device node for a plain file.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        let url = URL(fileURLWithPath: path)
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            guard let handle = FileHandle(forWritingAtPath: path) else {
+                throw NodeError(.file("cannot write to \(path)"))
+            }
+            defer { try? handle.close() }
+            try handle.write(contentsOf: Data(bytes))
+            return
+        }
+        do { try Data(bytes).write(to: url, options: .atomic) } catch {
+            throw NodeError(.file("cannot write \(path): \(error.localizedDescription)"))
+        }
     }
 
     public static func read(_ path: String, limit: Int) throws -> [UInt8] {

@@ -50,6 +50,12 @@ extension WalletStore {
         _ checked: CheckedPayment, receipt: [UInt8], now: UInt64
     ) throws {
         let payment = checked.payment
+        let proofs = try checked.credited.map { coin in
+            guard let proof = checked.verified.proof(of: coin.id) else {
+                throw WalletStoreError(.corrupt("no proof for a verified coin"))
+            }
+            return Data(proof.encoded())
+        }
         try transaction { db in
             if try Self.incoming(db, payment.requestID) != nil {
                 throw WalletStoreError(
@@ -72,10 +78,7 @@ extension WalletStore {
                     INSERT INTO outbox(coin, idempotency_key, state, created_at)
                     VALUES (?, ?, 'queued', ?)
                     """)
-            for coin in checked.credited {
-                guard let proof = checked.verified.proof(of: coin.id) else {
-                    throw WalletStoreError(.corrupt("no proof for a verified coin"))
-                }
+            for (coin, proof) in zip(checked.credited, proofs) {
                 try Self.insertCoin(
                     db, coin, proof: proof, state: "unspent", source: "received", changeOf: nil,
                     receivedIn: payment.requestID, now: now)

@@ -76,6 +76,8 @@ extension WalletStore {
     /// A coin that is no longer unspent aborts it all.
     public func preparePayment(_ plan: PaymentPlan, envelope: [UInt8], now: UInt64) throws {
         let id = plan.payment.requestID
+        // Encoding happens before the transaction: the write lock is held for writes only.
+        let changeProofs = plan.change.map { Data($0.proof.encoded()) }
         try transaction { db in
             if let existing = try Self.outgoing(db, id) {
                 // A cancelled payment never left the node: its request may be paid afresh.
@@ -85,12 +87,13 @@ extension WalletStore {
                 try db.execute(
                     sql: "DELETE FROM outgoing_payments WHERE request_id = ?", arguments: [id.data])
             }
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO outgoing_payments(request_id, payee, asset, amount, memo, state,
                         digest, envelope, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, 'prepared', ?, ?, ?, ?)
-                    """,
+                    """
+            ).execute(
                 arguments: [
                     id.data, plan.payment.payee.data, plan.payment.asset.data,
                     plan.payment.amount.column, plan.payment.memo, plan.digest.data,
@@ -105,38 +108,35 @@ extension WalletStore {
                 try reserve.execute(arguments: [id.data, now.column, coin.data])
                 guard db.changesCount == 1 else { throw WalletStoreError(.coinNotSpendable(coin)) }
             }
-            let domain = try Self.identity(db)?.domain
-            guard let domain else { throw WalletStoreError(.notInitialised) }
             try Self.recordSpends(
-                db, transfers: plan.transfers,
-                digests: plan.transfers.map { $0.transfer.digest(in: domain) }, now: now)
-            for change in plan.change {
+                db, transfers: plan.transfers, digests: plan.transferDigests, now: now)
+            for (change, proof) in zip(plan.change, changeProofs) {
                 try Self.insertCoin(
-                    db, change.coin, proof: change.proof, state: "incoming", source: "change",
+                    db, change.coin, proof: proof, state: "incoming", source: "change",
                     changeOf: id, receivedIn: nil, now: now)
             }
         }
     }
 
     static func insertCoin(
-        _ db: Database, _ coin: Coin, proof: ProofBundle, state: String, source: String,
+        _ db: Database, _ coin: Coin, proof: Data, state: String, source: String,
         changeOf: Bytes32?, receivedIn: Bytes32?, now: UInt64
     ) throws {
-        if try Bool.fetchOne(db, sql: "SELECT 1 FROM coins WHERE id = ?", arguments: [coin.id.data])
-            != nil
-        {
+        let exists = try db.cachedStatement(sql: "SELECT 1 FROM coins WHERE id = ?")
+        if try Bool.fetchOne(exists, arguments: [coin.id.data]) != nil {
             throw WalletStoreError(.rejected(ProtocolError(.alreadyHeld(coin.id))))
         }
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO coins(id, owner, issuer, asset, amount, expiry, depth, state, source,
                     change_of, received_in, proof, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [
                 coin.id.data, coin.owner.data, coin.issuer.data, coin.asset.data,
                 coin.amount.column, coin.expiry.column, coin.depth, state, source, changeOf?.data,
-                receivedIn?.data, Data(proof.encoded()), now.column,
+                receivedIn?.data, proof, now.column,
             ])
     }
 

@@ -4,7 +4,8 @@ import Foundation
 struct CLI {
     struct Result {
         let status: Int32
-        let stdout: String
+        let stdoutBytes: [UInt8]
+        var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
         let stderr: String
         /// Killed by a signal rather than exiting.
         let signalled: Bool
@@ -51,11 +52,21 @@ struct CLI {
     )
         throws -> Result
     {
+        try Self.launch(
+            Self.binary, arguments, environment: environment.merging(extraEnvironment) { $1 },
+            directory: workDirectory, killAfter: killAfter)
+    }
+
+    /// Runs a program (no shell), collecting its output; SIGKILL after `killAfter` seconds.
+    static func launch(
+        _ executable: URL, _ arguments: [String], environment: [String: String]?,
+        directory: URL, killAfter: Double? = nil
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = workDirectory
-        process.environment = environment.merging(extraEnvironment) { $1 }
+        process.currentDirectoryURL = directory
+        if let environment { process.environment = environment }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -70,7 +81,7 @@ struct CLI {
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            status: process.terminationStatus, stdoutBytes: Array(stdout),
             stderr: String(decoding: stderr, as: UTF8.self),
             signalled: process.terminationReason == .uncaughtSignal)
     }

@@ -46,6 +46,11 @@ import Testing
         #expect(again["repeated"] as? Bool == true)
         #expect(try cli.bytes("receipt") == cli.bytes("receipt2"))
         #expect(try cli.balance("bob") == (130, 0, 0))
+        // A receipt can go to a pipe (here stdout) or device: written in place, not replaced.
+        let piped = try cli.ok([
+            "receive", cli.path("payment"), "--data-dir", cli.path("bob"), "--receipt-out", "/dev/stdout",
+        ])
+        #expect(piped.stdoutBytes.starts(with: try cli.bytes("receipt")))
 
         let recorded = try cli.ok([
             "receipt", cli.path("receipt"), "--data-dir", cli.path("alice"), "--json",

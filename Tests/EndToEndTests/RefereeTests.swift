@@ -37,23 +37,9 @@ enum Referee {
                     + " (CI is set, so this fails instead of being skipped)"
             )
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script] + arguments
-        process.currentDirectoryURL = cli.workDirectory
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self),
-            signalled: process.terminationReason == .uncaughtSignal)
+        return try CLI.launch(
+            URL(fileURLWithPath: python), [script] + arguments, environment: nil,
+            directory: cli.workDirectory)
     }
 
     /// Runs the referee and requires it to agree (exit 0); returns its JSON.

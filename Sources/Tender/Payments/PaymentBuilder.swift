@@ -17,6 +17,8 @@ public struct PaymentPlan: Sendable {
     public let payment: Payment
     public let spent: [CoinID]
     public let transfers: [SignedTransfer]
+    /// The EIP-712 digest of each transfer (the seen-set records them).
+    public let transferDigests: [Bytes32]
     /// Change back to the payer, with the proof to spend it later.
     public let change: [SpendableCoin]
     /// Coins the payee will own; their digest is what the receipt must sign.
@@ -61,6 +63,7 @@ public struct PaymentBuilder: Sendable {
 
         var remaining = amount
         var transfers: [SignedTransfer] = []
+        var digests: [Bytes32] = []
         var change: [SpendableCoin] = []
         var credited: [CoinID] = []
         let baseProof = ProofBundle.merging(selected.map(\.proof))
@@ -86,6 +89,7 @@ public struct PaymentBuilder: Sendable {
                 change.append(SpendableCoin(coin: coin, proof: proof))
             }
             transfers.append(signed)
+            digests.append(digest)
             if remaining == 0 { break }
         }
         var bundle = baseProof
@@ -95,7 +99,7 @@ public struct PaymentBuilder: Sendable {
             coins: credited, bundle: bundle)
         return PaymentPlan(
             payment: payment, spent: transfers.flatMap(\.transfer.inputs), transfers: transfers,
-            change: change,
+            transferDigests: digests, change: change,
             credited: credited, digest: paymentDigest(creditedCoins: credited))
     }
 
