@@ -37,7 +37,8 @@ enum VerificationBenchmark {
             }
             let recover = try Measure.rate(count: rawCount) { index in
                 let signature = signatures[index & 255]
-                guard try signature.recoverPublicKey(digest: digests[index & 255]) == publicKey else {
+                guard try signature.recoverPublicKey(digest: digests[index & 255]) == publicKey
+                else {
                     throw BenchmarkFailure("raw recover failed")
                 }
             }
@@ -58,8 +59,10 @@ enum VerificationBenchmark {
         Measure.report("coin verification, 8-hop proofs (note + 8 transfers)", hopRate, "hops/s")
         Measure.report("  signatures checked (notes + transfers)", signatureRate, "signatures/s")
         Measure.report("  per-signature rate vs raw verify", 100 * signatureRate / verifyRate, "%")
-        Measure.report("  per-signature rate vs raw recover", 100 * signatureRate / recoverRate, "%")
-        Measure.report("  per-hop rate vs raw verify (note cost included)", 100 * hopRate / verifyRate, "%")
+        Measure.report(
+            "  per-signature rate vs raw recover", 100 * signatureRate / recoverRate, "%")
+        Measure.report(
+            "  per-hop rate vs raw verify (note cost included)", 100 * hopRate / verifyRate, "%")
     }
 
     /// 32 coins, each 8 hops from its note; every hop pays onward and returns change, as real

@@ -43,10 +43,16 @@ struct IssuerAddressCommand: ParsableCommand {
         commandName: "address", abstract: "Print the issuer's address.")
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
         try guarded {
-            print(try global.keys.address(ofKeyAt: global.directory.issuerKey).checksummed)
+            let address = try global.keys.address(ofKeyAt: global.directory.issuerKey)
+            if output.json {
+                try printJSON(["issuer": address.checksummed])
+            } else {
+                print(address.checksummed)
+            }
         }
     }
 }

@@ -48,7 +48,8 @@ import Testing
         #expect(try cli.balance("bob") == (130, 0, 0))
         // A receipt can go to a pipe (here stdout) or device: written in place, not replaced.
         let piped = try cli.ok([
-            "receive", cli.path("payment"), "--data-dir", cli.path("bob"), "--receipt-out", "/dev/stdout",
+            "receive", cli.path("payment"), "--data-dir", cli.path("bob"), "--receipt-out",
+            "/dev/stdout",
         ])
         #expect(piped.stdoutBytes.starts(with: try cli.bytes("receipt")))
 
