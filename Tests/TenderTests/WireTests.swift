@@ -89,7 +89,7 @@ import Testing
 
     @Test func corruptedBytesNeverDecodeToADifferentValidPayment() throws {
         let bytes = paymentEnvelope()
-        var generator = SplitMix(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         for _ in 0..<500 {
             var corrupted = bytes
             let index = Int(generator.next() % UInt64(bytes.count))
@@ -118,18 +118,5 @@ import Testing
                 _ = try WireReader(.tagged(2, .bytes([UInt8](repeating: 1, count: 17))), path: "a")
                     .amount()
             } == "malformed")
-    }
-}
-
-/// A tiny deterministic generator for reproducible fuzzing.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
