@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(
             name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
 
@@ -35,6 +36,23 @@ let package = Package(
         .target(name: "Codecs", swiftSettings: strict),
         // The protocol core: notes, transfers, proofs, verification, payments, state machines. No I/O.
         .target(name: "Tender", dependencies: ["Codecs", "Secp256k1"], swiftSettings: strict),
+        // Payment codes: the tender: request URI and recognition of other payment strings. Pure.
+        .target(name: "PaymentCodes", dependencies: ["Tender", "Codecs"], swiftSettings: strict),
+        // Animated codes: fountain coding, BC-UR (bytewords) and Tender's binary frames. Pure.
+        .target(
+            name: "Fountain",
+            dependencies: ["Codecs", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
+        // QR adapter: libqrencode out, libzbar in, renderers (terminal, PNG, SVG, PDF, ESC/POS).
+        .target(
+            name: "QR", dependencies: ["CQREncode", "CZBar", "CZlib"],
+            swiftSettings: strict),
+        // One scanning pipeline for camera, images and raw streams; animated code output.
+        .target(name: "Scanning", dependencies: ["QR", "Fountain"], swiftSettings: strict),
+        // Frame sources: V4L2 cameras (through zbar's video API) and raw grey frame streams.
+        .target(name: "Camera", dependencies: ["CZBar", "QR"], swiftSettings: strict),
+        // Printable output: PDF sheets and ESC/POS for thermal receipt printers (native QR or raster).
+        .target(name: "Printing", dependencies: ["QR"], swiftSettings: strict),
         // Keys at rest: scrypt + ChaCha20-Poly1305 key files, BIP39/BIP32 backup.
         .target(
             name: "Keystore",
@@ -56,7 +74,8 @@ let package = Package(
         .executableTarget(
             name: "tender",
             dependencies: [
-                "NodeKit", "Tender", "Codecs", "Secp256k1", "Keystore", "WalletStore",
+                "NodeKit", "Tender", "Codecs", "Secp256k1", "Keystore", "WalletStore", "QR",
+                "Printing", "PaymentCodes", "Scanning", "Camera",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: strict),
         .executableTarget(
@@ -87,6 +106,17 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
+        .testTarget(
+            name: "PaymentCodesTests", dependencies: ["PaymentCodes", "Tender", "TenderTestSupport"],
+            swiftSettings: strict),
+        .testTarget(name: "FountainTests", dependencies: ["Fountain"], swiftSettings: strict),
+        .testTarget(name: "QRTests", dependencies: ["QR", "Fountain"], swiftSettings: strict),
+        .testTarget(
+            name: "ScanningTests", dependencies: ["Scanning", "QR", "Fountain", "TenderTestSupport"],
+            swiftSettings: strict),
+        .testTarget(name: "CameraTests", dependencies: ["Camera", "QR"], swiftSettings: strict),
+        .testTarget(
+            name: "PrintingTests", dependencies: ["Printing", "QR"], swiftSettings: strict),
         .testTarget(
             name: "SystemLibrariesTests",
             dependencies: ["CQREncode", "CZBar", "CDBus", "CBlueZ"], swiftSettings: strict),

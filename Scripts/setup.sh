@@ -5,8 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 apt_packages=(
-    pkg-config libsecp256k1-dev libqrencode-dev libzbar-dev libdbus-1-dev libbluetooth-dev
+    pkg-config zlib1g-dev libsecp256k1-dev libqrencode-dev libzbar-dev libdbus-1-dev libbluetooth-dev
     libsqlite3-dev python3 python3-venv
+    # Test rigs: independent QR decoders and image tools (never used by the product at run time).
+    zbar-tools imagemagick poppler-utils
 )
 missing=()
 for package in "${apt_packages[@]}"; do
@@ -23,7 +25,7 @@ fi
 
 # Independent implementations that check our formats (never part of the product).
 venv=.venv-referee
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import eth_account, cbor2" 2>/dev/null; then
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import eth_account, cbor2, escpos" 2>/dev/null; then
     echo "setup: creating $venv with the Python referees"
     rm -rf "$venv"
     python3 -m venv "$venv"

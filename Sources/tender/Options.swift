@@ -1,6 +1,9 @@
 import ArgumentParser
+import Camera
 import Foundation
 import NodeKit
+import Printing
+import QR
 import Tender
 import WalletStore
 
@@ -62,6 +65,20 @@ struct Failure {
             let node = NodeError(.store(error))
             message = node.description
             exitCode = node.exitCode
+        case let error as CameraError:
+            message = error.message
+            exitCode =
+                switch error.kind {
+                case .noDevice: 66
+                case .permissionDenied: 77
+                default: 74
+                }
+        case let error as QRError:
+            message = error.description
+            exitCode = 65
+        case let error as PrintingError:
+            message = error.description
+            exitCode = 74
         default:
             message = String(describing: error)
             exitCode = 74

@@ -48,19 +48,18 @@ struct CLI {
     /// Runs `tender ARGS`; `killAfter` sends SIGKILL after that many seconds if still running.
     @discardableResult
     func run(
-        _ arguments: [String], extraEnvironment: [String: String] = [:], killAfter: Double? = nil
-    )
-        throws -> Result
-    {
+        _ arguments: [String], extraEnvironment: [String: String] = [:], killAfter: Double? = nil,
+        stdin: String? = nil
+    ) throws -> Result {
         try Self.launch(
             Self.binary, arguments, environment: environment.merging(extraEnvironment) { $1 },
-            directory: workDirectory, killAfter: killAfter)
+            directory: workDirectory, killAfter: killAfter, stdin: stdin.map(path))
     }
 
     /// Runs a program (no shell), collecting its output; SIGKILL after `killAfter` seconds.
     static func launch(
         _ executable: URL, _ arguments: [String], environment: [String: String]?,
-        directory: URL, killAfter: Double? = nil
+        directory: URL, killAfter: Double? = nil, stdin: String? = nil
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -71,7 +70,11 @@ struct CLI {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        if let stdin {
+            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: stdin))
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         try process.run()
         if let killAfter {
             Thread.sleep(forTimeInterval: killAfter)

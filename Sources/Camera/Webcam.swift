@@ -1,0 +1,93 @@
+import CZBar
+import Glibc
+import QR
+
+/// A V4L2 camera read through zbar's video API, frames delivered as 8-bit grey.
+///
+/// One owner: the `zbar_video_t*` lives and dies with this object, which is not Sendable;
+/// a scanning loop owns it for its whole life.
+public final class Webcam {
+    private let video: OpaquePointer
+    public let device: String
+
+    /// Opens `device` (e.g. `/dev/video0`), asking for `width`×`height` when given.
+    ///
+    /// The pixel format is forced to GREY (or `fourcc`): zbar 0.23.92 crashes when it has to
+    /// negotiate a format without a window (C-LIBRARIES.md), and grey is what the scanner reads.
+    public init(device: String, width: Int? = nil, height: Int? = nil, fourcc: String = "GREY")
+        throws(CameraError)
+    {
+        self.device = device
+        if access(device, F_OK) != 0 {
+            throw CameraError(
+                .noDevice, "no camera at \(device) (is it plugged in? `ls /dev/video*` lists cameras)")
+        }
+        if access(device, R_OK | W_OK) != 0 {
+            throw CameraError(
+                .permissionDenied,
+                "no permission to use \(device) (add the user to the 'video' group, or see udev/)")
+        }
+        var status = stat()
+        guard stat(device, &status) == 0, status.st_mode & S_IFMT == S_IFCHR else {
+            throw CameraError(.notAVideoDevice, "\(device) is not a video device")
+        }
+        guard let created = zbar_video_create() else {
+            throw CameraError(.openFailed, "zbar_video_create failed (out of memory)")
+        }
+        video = created
+        if let width, let height {
+            zbar_video_request_size(video, UInt32(width), UInt32(height))
+        }
+        guard zbar_video_open(video, device) == 0 else {
+            let reason = Self.lastError(video)
+            zbar_video_destroy(video)
+            throw CameraError(.openFailed, "cannot open \(device): \(reason)")
+        }
+        guard zbar_video_init(video, fourccCode(fourcc)) == 0, zbar_video_enable(video, 1) == 0
+        else {
+            let reason = Self.lastError(video)
+            zbar_video_destroy(video)
+            throw CameraError(
+                .notAVideoDevice, "\(device) cannot stream \(fourcc) frames: \(reason)")
+        }
+    }
+
+    deinit {
+        zbar_video_enable(video, 0)
+        zbar_video_destroy(video)
+    }
+
+    public var width: Int { Int(zbar_video_get_width(video)) }
+    public var height: Int { Int(zbar_video_get_height(video)) }
+
+    /// The next frame as grey pixels (a copy: zbar reuses its buffers).
+    public func nextFrame() throws(CameraError) -> GreyImage {
+        guard let image = zbar_video_next_image(video) else {
+            throw CameraError(.vanished, "\(device) stopped delivering frames: \(Self.lastError(video))")
+        }
+        defer { zbar_image_destroy(image) }
+        guard let grey = zbar_image_convert(image, fourccCode("Y800")) else {
+            throw CameraError(.badStream, "cannot convert a frame from \(device) to grey")
+        }
+        defer { zbar_image_destroy(grey) }
+        let width = Int(zbar_image_get_width(grey))
+        let height = Int(zbar_image_get_height(grey))
+        guard width > 0, height > 0, let data = zbar_image_get_data(grey),
+            Int(zbar_image_get_data_length(grey)) >= width * height
+        else { throw CameraError(.badStream, "\(device) delivered an empty frame") }
+        let bytes = UnsafeRawBufferPointer(start: data, count: width * height)
+        return GreyImage(width: width, height: height, pixels: Array(bytes))
+    }
+
+    private static func lastError(_ video: OpaquePointer) -> String {
+        guard let text = _zbar_error_string(UnsafeRawPointer(video), 0) else { return "unknown error" }
+        return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// The little-endian V4L2 four-character code ("GREY" → 0x59455247).
+func fourccCode(_ text: String) -> UInt {
+    var code: UInt = 0
+    for (index, byte) in text.utf8.prefix(4).enumerated() { code |= UInt(byte) << (8 * index) }
+    return code
+}

@@ -1,0 +1,105 @@
+/// Bech32 (BIP-0173) decoding with checksum verification, as BOLT11 uses it: no 90-character
+/// limit, all-lowercase or all-uppercase only, the original constant 1 (not bech32m).
+enum Bech32 {
+    static let charset = Array("qpzry9x8gf2tvdw0s3jn54khce6mua7l".utf8)
+
+    private static let reverse: [Int8] = {
+        var table = [Int8](repeating: -1, count: 128)
+        for (index, character) in charset.enumerated() { table[Int(character)] = Int8(index) }
+        return table
+    }()
+
+    /// The human-readable part (lowercased) and the data as 5-bit values, checksum removed.
+    static func decode(
+        _ text: Substring, maxLength: Int = 7089
+    ) throws(PaymentCodeError)
+        -> (hrp: String, data: [UInt8])
+    {
+        let bytes = Array(text.utf8)
+        guard bytes.count <= maxLength else {
+            throw PaymentCodeError(
+                .tooLarge, field: "bech32", "longer than \(maxLength) characters")
+        }
+        let hasLower = bytes.contains { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
+        let hasUpper = bytes.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+        guard !(hasLower && hasUpper) else {
+            throw PaymentCodeError(.malformedField, field: "bech32", "mixes upper and lower case")
+        }
+        guard let separator = bytes.lastIndex(of: UInt8(ascii: "1")) else {
+            throw PaymentCodeError(.malformedField, field: "bech32", "has no '1' separator")
+        }
+        let hrp = bytes[..<separator].map(URIText.asciiLower)
+        guard !hrp.isEmpty, hrp.allSatisfy({ (33...126).contains($0) }) else {
+            throw PaymentCodeError(.malformedField, field: "hrp", "is empty or not printable ASCII")
+        }
+        let dataPart = bytes[(separator + 1)...]
+        guard dataPart.count >= 6 else {
+            throw PaymentCodeError(.malformedField, field: "bech32", "too short for a checksum")
+        }
+        var values: [UInt8] = []
+        values.reserveCapacity(dataPart.count)
+        for (offset, character) in dataPart.enumerated() {
+            let lower = URIText.asciiLower(character)
+            guard lower < 128, reverse[Int(lower)] >= 0 else {
+                throw PaymentCodeError(
+                    .malformedField, field: "bech32",
+                    "character '\(String(decoding: [character], as: UTF8.self))' at \(separator + 1 + offset) is not in the bech32 alphabet"
+                )
+            }
+            values.append(UInt8(reverse[Int(lower)]))
+        }
+        guard polymod(expand(hrp) + values) == 1 else {
+            throw PaymentCodeError(
+                .badChecksum, field: "checksum",
+                "bech32 checksum does not match (mistyped or damaged)")
+        }
+        return (String(decoding: hrp, as: UTF8.self), Array(values.dropLast(6)))
+    }
+
+    /// Adds the 6-character checksum (for building test inputs and vectors).
+    static func encode(hrp: String, data: [UInt8]) -> String {
+        let hrpBytes = Array(hrp.utf8)
+        let check = polymod(expand(hrpBytes) + data + [0, 0, 0, 0, 0, 0]) ^ 1
+        let checksum = (0..<6).map { UInt8((check >> (5 * (5 - $0))) & 31) }
+        return hrp + "1"
+            + String(decoding: (data + checksum).map { charset[Int($0)] }, as: UTF8.self)
+    }
+
+    private static func expand(_ hrp: [UInt8]) -> [UInt8] {
+        hrp.map { $0 >> 5 } + [0] + hrp.map { $0 & 31 }
+    }
+
+    private static func polymod(_ values: [UInt8]) -> UInt32 {
+        let generator: [UInt32] = [0x3b6a_57b2, 0x2650_8e6d, 0x1ea1_19fa, 0x3d42_33dd, 0x2a14_62b3]
+        var check: UInt32 = 1
+        for value in values {
+            let top = check >> 25
+            check = (check & 0x1ff_ffff) << 5 ^ UInt32(value)
+            for bit in 0..<5 where (top >> bit) & 1 == 1 { check ^= generator[bit] }
+        }
+        return check
+    }
+
+    /// Regroups 5-bit values into bytes; leftover bits (fewer than 8) are dropped, as BOLT11
+    /// pads field data with zeros to a multiple of 5 bits.
+    static func bytes(from values: some Collection<UInt8>) -> [UInt8] {
+        var accumulator: UInt32 = 0
+        var bits = 0
+        var out: [UInt8] = []
+        out.reserveCapacity(values.count * 5 / 8)
+        for value in values {
+            accumulator = accumulator << 5 | UInt32(value)
+            bits += 5
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        return out
+    }
+
+    /// Big-endian integer from 5-bit values (at most 12 of them: 60 bits).
+    static func integer(from values: some Collection<UInt8>) -> UInt64 {
+        values.reduce(0) { $0 << 5 | UInt64($1) }
+    }
+}

@@ -1,0 +1,63 @@
+import Fountain
+
+/// The frames that show a payload as QR codes: one code when it fits, else a fountain-coded
+/// loop, in Tender's binary frames (denser) or BC-UR (interoperable).
+public struct AnimatedCode: Sendable {
+    public enum Encoding: String, Sendable, CaseIterable {
+        case binary
+        case ur
+    }
+
+    /// Payloads up to this size go in one binary code at level M.
+    public static let singleCodeCapacity = 2_331
+
+    private enum Source: Sendable {
+        case single([UInt8])
+        case frames(FrameEncoder)
+        case ur(UREncoder)
+    }
+
+    private var source: Source
+
+    /// `fragmentLength` trades frames per loop against code density (smaller codes scan
+    /// faster from a screen); the defaults fill a version-40 code at level M.
+    public init(payload: [UInt8], encoding: Encoding, fragmentLength: Int? = nil) throws {
+        switch encoding {
+        case .binary where payload.count <= Self.singleCodeCapacity && fragmentLength == nil:
+            source = .single(payload)
+        case .binary:
+            source = .frames(
+                try FrameEncoder(
+                    message: payload,
+                    fragmentLength: fragmentLength ?? FrameFormat.defaultFragmentLength))
+        case .ur:
+            let ur = try UR(type: ScanAssembler.urType, cbor: payload)
+            source = .ur(UREncoder(ur: ur, maxFragmentLength: fragmentLength ?? 800))
+        }
+    }
+
+    /// Frames in one pass of the loop (1 for a single code).
+    public var frameCount: Int {
+        switch source {
+        case .single: 1
+        case .frames(let encoder): encoder.frameCount
+        case .ur(let encoder): encoder.seqLen
+        }
+    }
+
+    /// The next code's bytes (UR parts as uppercase text, which QR stores densely).
+    public mutating func nextCode() -> [UInt8] {
+        switch source {
+        case .single(let payload):
+            return payload
+        case .frames(var encoder):
+            let frame = encoder.nextFrame()
+            source = .frames(encoder)
+            return frame
+        case .ur(var encoder):
+            let part = encoder.nextPart().uppercased()
+            source = .ur(encoder)
+            return Array(part.utf8)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// QR paths through the real CLI: codes rendered by `tender`, read back from real pixels.
+@Suite struct QRFlowTests {
+    /// Alice funded by an issuer, Bob empty; both trust the issuer.
+    func pair() throws -> (CLI, alice: String, bob: String) {
+        let cli = try CLI()
+        let alice = try cli.initWallet("alice")
+        let bob = try cli.initWallet("bob")
+        let issuer = try cli.ok(["issuer", "init", "--data-dir", cli.path("issuer"), "--scrypt-n", "1024", "--json"]).json["issuer"] as! String
+        for wallet in ["alice", "bob"] { try cli.ok(["trust", "add", issuer, "--data-dir", cli.path(wallet)]) }
+        try cli.ok(["issuer", "issue", "--data-dir", cli.path("issuer"), "--to", alice, "--amount", "100", "--count", "5", "--out", cli.path("notes")])
+        try cli.ok(["receive", cli.path("notes"), "--data-dir", cli.path("alice")])
+        return (cli, alice, bob)
+    }
+
+    @Test func aPaymentRequestRoundTripsThroughPNGAndPDF() throws {
+        let (cli, _, bob) = try pair()
+        let request = try cli.ok(["request", "--data-dir", cli.path("bob"), "--amount", "250", "--memo", "two teas", "--qr", "png", "--out", cli.path("request.png"), "--json"]).json
+        let uri = try #require(request["uri"] as? String)
+        #expect(uri.hasPrefix("tender:\(bob)?"))
+        let scanned = try cli.ok(["scan", "--image", cli.path("request.png"), "--json"]).json
+        #expect(scanned["text"] as? String == uri)
+        #expect(scanned["payable"] as? Bool == true)
+        #expect((scanned["explanation"] as? String)?.contains("250") == true)
+
+        try cli.ok(["request", "--data-dir", cli.path("bob"), "--amount", "7", "--qr", "pdf", "--out", cli.path("sheet.pdf"), "--name", "Ana's stall"])
+        let render = try CLI.launch(
+            URL(fileURLWithPath: "/usr/bin/pdftoppm"), ["-r", "100", "-png", cli.path("sheet.pdf"), cli.path("sheet")],
+            environment: nil, directory: cli.workDirectory)
+        try #require(render.status == 0, "pdftoppm (poppler-utils) is needed: \(render.stderr)")
+        let fromPaper = try cli.ok(["scan", "--image", cli.path("sheet-1.png"), "--json"]).json
+        #expect((fromPaper["text"] as? String)?.contains("amount=7&") == true)
+    }
+
+    /// No Bluetooth: the payment goes over as an animated code, the receipt comes back as one.
+    @Test(arguments: ["binary", "ur"])
+    func aPaymentAndItsReceiptTravelAsQRCodes(_ encoding: String) throws {
+        let (cli, _, bob) = try pair()
+        try cli.ok(["pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "130", "--out", cli.path("payment")])
+        try cli.ok(["show", cli.path("payment"), "--encoding", encoding, "--fragment", "200", "--frames-out", cli.path("payment.grey")])
+        let seen = try cli.run(["scan", "--frames", "640x480", "--out", cli.path("scanned-payment")], stdin: "payment.grey")
+        #expect(seen.status == 0, "\(seen.stderr)")
+        #expect(seen.stderr.contains("animated code"))
+        #expect(try cli.bytes("scanned-payment") == cli.bytes("payment"))
+        try cli.ok(["receive", cli.path("scanned-payment"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("receipt")])
+
+        try cli.ok(["show", cli.path("receipt"), "--frames-out", cli.path("receipt.grey")])
+        let back = try cli.run(["scan", "--frames", "640x480", "--out", cli.path("scanned-receipt")], stdin: "receipt.grey")
+        #expect(back.status == 0, "\(back.stderr)")
+        try cli.ok(["receipt", cli.path("scanned-receipt"), "--data-dir", cli.path("alice")])
+        #expect(try cli.balance("alice") == (370, 0, 0))
+        #expect(try cli.balance("bob") == (130, 0, 0))
+    }
+
+    @Test func scanSaysWhenNothingIsThereAndRefusesTornStreams() throws {
+        let cli = try CLI()
+        try cli.write([UInt8](repeating: 255, count: 640 * 480 * 2), to: "blank.grey")
+        let blank = try cli.run(["scan", "--frames", "640x480"], stdin: "blank.grey")
+        #expect(blank.status == 66)
+        #expect(blank.stderr.contains("no code found (2 frame(s) scanned)"))
+        try cli.write([UInt8](repeating: 255, count: 1000), to: "torn.grey")
+        let torn = try cli.run(["scan", "--frames", "640x480"], stdin: "torn.grey")
+        #expect(torn.status == 74)
+        #expect(torn.stderr.contains("ended inside a frame"))
+        let nocam = try cli.run(["scan", "--camera", "/dev/video-none"])
+        #expect(nocam.status == 66)
+        #expect(nocam.stderr.contains("no camera at /dev/video-none"))
+        try cli.write(Array("not an image".utf8), to: "note.txt")
+        #expect(try cli.run(["scan", "--image", cli.path("note.txt")]).status == 64)
+        #expect(try cli.run(["scan"]).status == 64)
+    }
+}

@@ -1,0 +1,111 @@
+import Fountain
+import QR
+import TenderTestSupport
+import Testing
+
+@testable import Scanning
+
+/// Real encode, real pixels, real zbar: payloads shown as (animated) codes come back whole.
+@Suite struct ScanningTests {
+    func payload(_ count: Int, seed: UInt8) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }
+    }
+
+    /// Shows `payload` as an animated code and scans the loop from `start`, dropping the
+    /// frames `drop` picks, until the payload comes back; returns the frames shown.
+    func transfer(
+        _ payload: [UInt8], encoding: AnimatedCode.Encoding, fragmentLength: Int,
+        start: Int, drop: (Int) -> Bool
+    ) throws -> Int {
+        var code = try AnimatedCode(payload: payload, encoding: encoding, fragmentLength: fragmentLength)
+        for _ in 0..<start { _ = code.nextCode() }
+        let pipeline = ScanPipeline()
+        for shown in 1...(code.frameCount * 6) {
+            let bytes = code.nextCode()
+            if drop(shown) { continue }
+            let image = try QREncoder.encode(bytes, level: .medium).rasterize(scale: 2, border: 4)
+            for event in pipeline.process(image) {
+                if case .payload(let received) = event {
+                    #expect(received == payload)
+                    return shown
+                }
+                if case .rejected(let why) = event { Issue.record("rejected: \(why)") }
+            }
+        }
+        Issue.record("the payload never assembled")
+        return 0
+    }
+
+    @Test(arguments: AnimatedCode.Encoding.allCases)
+    func animatedCodesSurviveLossAndAJoinMidLoop(_ encoding: AnimatedCode.Encoding) throws {
+        let message = payload(6_000, seed: 7)
+        var generator = SeededGenerator(seed: 11)
+        let shown = try transfer(
+            message, encoding: encoding, fragmentLength: 600, start: 3,
+            drop: { _ in generator.next() % 5 == 0 })  // 20 % of frames lost
+        #expect(shown > 0)
+    }
+
+    @Test func aSmallPayloadIsOneCode() throws {
+        let message = payload(300, seed: 1)
+        var code = try AnimatedCode(payload: message, encoding: .binary)
+        #expect(code.frameCount == 1)
+        #expect(code.nextCode() == message)
+        let pipeline = ScanPipeline()
+        let image = try QREncoder.encode(message).rasterize()
+        #expect(pipeline.process(image) == [.payload(message)])
+        // The same code held in view is not delivered again.
+        #expect(pipeline.process(image) == [])
+        #expect(pipeline.process(image) == [])
+    }
+
+    @Test func partsOfAnotherSequenceAreRefusedAndTheFirstStillAssembles() throws {
+        let first = payload(3_000, seed: 3)
+        let second = payload(3_000, seed: 4)
+        var a = try AnimatedCode(payload: first, encoding: .binary, fragmentLength: 500)
+        var b = try AnimatedCode(payload: second, encoding: .binary, fragmentLength: 500)
+        var assembler = ScanAssembler()
+        var rejected = 0
+        var got: [UInt8]?
+        for _ in 0..<(a.frameCount * 4) where got == nil {
+            for event in assembler.consume(a.nextCode()) + assembler.consume(b.nextCode()) {
+                if case .rejected(let why) = event {
+                    rejected += 1
+                    #expect(why.contains("sequence"))
+                }
+                if case .payload(let bytes) = event { got = bytes }
+            }
+        }
+        #expect(got == first)
+        #expect(rejected > 0)
+    }
+
+    @Test func corruptedFramesAreRefusedByName() throws {
+        var code = try AnimatedCode(payload: payload(3_000, seed: 5), encoding: .binary, fragmentLength: 500)
+        var frame = code.nextCode()
+        frame[frame.count - 1] ^= 0xFF
+        var assembler = ScanAssembler()
+        let events = assembler.consume(frame)
+        #expect(events.count == 1)
+        guard case .rejected = events.first else {
+            Issue.record("a corrupted frame was accepted")
+            return
+        }
+    }
+
+    @Test func aURForAnotherTypeIsNotATenderPayload() throws {
+        let ur = try UR(type: "bytes", cbor: [0x43, 1, 2, 3])
+        var assembler = ScanAssembler()
+        #expect(assembler.consume(Array(ur.string.utf8)).first.map {
+            if case .rejected = $0 { true } else { false }
+        } == true)
+    }
+
+    @Test func anEmptyOrNoisyFrameYieldsNothing() {
+        let pipeline = ScanPipeline()
+        #expect(pipeline.process(GreyImage(width: 640, height: 480)).isEmpty)
+        var generator = SeededGenerator(seed: 1)
+        let noise = GreyImage(width: 320, height: 240, pixels: (0..<(320 * 240)).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+        #expect(pipeline.process(noise).isEmpty)
+    }
+}
