@@ -25,7 +25,8 @@ public struct RawFrameReader {
         while frame.count < size {
             let chunk: Data
             do { chunk = try handle.read(upToCount: size - frame.count) ?? Data() } catch {
-                throw CameraError(.badStream, "reading frames failed: \(error.localizedDescription)")
+                throw CameraError(
+                    .badStream, "reading frames failed: \(error.localizedDescription)")
             }
             if chunk.isEmpty { break }
             frame.append(chunk)

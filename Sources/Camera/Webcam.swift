@@ -14,13 +14,16 @@ public final class Webcam {
     ///
     /// The pixel format is forced to GREY (or `fourcc`): zbar 0.23.92 crashes when it has to
     /// negotiate a format without a window (C-LIBRARIES.md), and grey is what the scanner reads.
-    public init(device: String, width: Int? = nil, height: Int? = nil, fourcc: String = "GREY")
+    public init(
+        device: String, width: Int? = nil, height: Int? = nil, fourcc: String = "GREY"
+    )
         throws(CameraError)
     {
         self.device = device
         if access(device, F_OK) != 0 {
             throw CameraError(
-                .noDevice, "no camera at \(device) (is it plugged in? `ls /dev/video*` lists cameras)")
+                .noDevice,
+                "no camera at \(device) (is it plugged in? `ls /dev/video*` lists cameras)")
         }
         if access(device, R_OK | W_OK) != 0 {
             throw CameraError(
@@ -63,7 +66,8 @@ public final class Webcam {
     /// The next frame as grey pixels (a copy: zbar reuses its buffers).
     public func nextFrame() throws(CameraError) -> GreyImage {
         guard let image = zbar_video_next_image(video) else {
-            throw CameraError(.vanished, "\(device) stopped delivering frames: \(Self.lastError(video))")
+            throw CameraError(
+                .vanished, "\(device) stopped delivering frames: \(Self.lastError(video))")
         }
         defer { zbar_image_destroy(image) }
         guard let grey = zbar_image_convert(image, fourccCode("Y800")) else {
@@ -80,7 +84,9 @@ public final class Webcam {
     }
 
     private static func lastError(_ video: OpaquePointer) -> String {
-        guard let text = _zbar_error_string(UnsafeRawPointer(video), 0) else { return "unknown error" }
+        guard let text = _zbar_error_string(UnsafeRawPointer(video), 0) else {
+            return "unknown error"
+        }
         return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -10,6 +10,9 @@ public struct AnimatedCode: Sendable {
 
     /// Payloads up to this size go in one binary code at level M.
     public static let singleCodeCapacity = 2_331
+    /// UR fragment bytes: two bytewords letters a byte plus the part header still fit one
+    /// byte-mode code at level M (2,331 characters).
+    public static let urFragmentLength = 1_100
 
     private enum Source: Sendable {
         case single([UInt8])
@@ -32,7 +35,8 @@ public struct AnimatedCode: Sendable {
                     fragmentLength: fragmentLength ?? FrameFormat.defaultFragmentLength))
         case .ur:
             let ur = try UR(type: ScanAssembler.urType, cbor: payload)
-            source = .ur(UREncoder(ur: ur, maxFragmentLength: fragmentLength ?? 800))
+            source = .ur(
+                UREncoder(ur: ur, maxFragmentLength: fragmentLength ?? Self.urFragmentLength))
         }
     }
 

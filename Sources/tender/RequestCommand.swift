@@ -19,7 +19,8 @@ struct PrinterOptions: ParsableArguments {
     )
     var printer: String?
 
-    @Option(name: .customLong("printer-profile"), help: "Printer: 58mm, 80mm or epson80 (native QR).")
+    @Option(
+        name: .customLong("printer-profile"), help: "Printer: 58mm, 80mm or epson80 (native QR).")
     var printerProfile = "58mm"
 
     func sink() throws -> PrinterSink? {
@@ -80,10 +81,11 @@ struct RequestCommand: ParsableCommand {
                 asset: try parseAddress(asset, option: "--asset"), memo: memo,
                 expiry: now + expiresIn, domain: wallet.domain)
             let uri = TenderURI.encode(request)
-            let lines = [
-                "\(value) \(request.asset == .zero ? "(native coin)" : request.asset.checksummed)",
-                "to \(wallet.address.checksummed)",
-            ] + (memo.isEmpty ? [] : [memo])
+            let lines =
+                [
+                    "\(value) \(request.asset == .zero ? "(native coin)" : request.asset.checksummed)",
+                    "to \(wallet.address.checksummed)",
+                ] + (memo.isEmpty ? [] : [memo])
             try CodeOutput(
                 payload: Array(uri.utf8), format: printing.printer == nil ? qr : .escpos, out: out,
                 title: name.isEmpty ? "Pay with Tender" : name, lines: lines, dark: dark,

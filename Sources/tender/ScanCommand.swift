@@ -43,7 +43,9 @@ struct ScanCommand: ParsableCommand {
                     switch event {
                     case .progress(let encoding, let recovered, let total):
                         FileHandle.standardError.write(
-                            Data("animated code (\(encoding.rawValue)): \(recovered)/\(total) fragments\n".utf8))
+                            Data(
+                                "animated code (\(encoding.rawValue)): \(recovered)/\(total) fragments\n"
+                                    .utf8))
                     case .rejected(let why):
                         FileHandle.standardError.write(Data("skipped a code: \(why)\n".utf8))
                     case .payload(let bytes):
@@ -75,7 +77,9 @@ struct ScanCommand: ParsableCommand {
             }
             guard let payload = found else {
                 FileHandle.standardError.write(
-                    Data("tender: no code found (\(pipeline.framesScanned) frame(s) scanned)\n".utf8))
+                    Data(
+                        "tender: no code found (\(pipeline.framesScanned) frame(s) scanned)\n".utf8)
+                )
                 throw ExitCode(66)
             }
             if let out { try FileIO.writeAtomically(payload, to: out) }

@@ -18,32 +18,44 @@ struct ShowCommand: ParsableCommand {
     @Argument(help: "The Tender file (payment, receipt, request, evidence).") var file: String
     @Option(help: "Animated encoding: binary (denser) or ur (BC-UR, interoperable).")
     var encoding: AnimatedCode.Encoding = .binary
-    @Option(name: .customLong("fragment"), help: "Bytes per animated frame (smaller codes scan more easily).")
+    @Option(
+        name: .customLong("fragment"),
+        help: "Bytes per animated frame (smaller codes scan more easily).")
     var fragment: Int?
     @Option(help: "Frames per second on a terminal.") var fps: Double = 10
     @Option(help: "Passes of the loop (0: until interrupted, terminal only).") var loops = 0
     @Option(name: .customLong("frames-out"), help: "Write raw grey frames to this file.")
     var framesOut: String?
     @Option(help: "Frame size WxH for --frames-out.") var size = "640x480"
-    @Option(help: "Video frames each code is held for with --frames-out (6 at 60 fps = 10 codes/s).")
+    @Option(
+        help: "Video frames each code is held for with --frames-out (6 at 60 fps = 10 codes/s).")
     var hold = 1
     @Flag(help: "Terminal output for a dark background.") var dark = false
 
     func run() throws {
         try guarded {
             let payload = try FileIO.read(file, limit: Envelope.maxBytes)
-            var code = try AnimatedCode(payload: payload, encoding: encoding, fragmentLength: fragment)
+            var code = try AnimatedCode(
+                payload: payload, encoding: encoding, fragmentLength: fragment)
             if let framesOut {
                 let (width, height) = try ScanCommand.size(size, option: "--size")
                 let passes = max(1, loops)
                 var clip: [UInt8] = []
                 for _ in 0..<(code.frameCount * passes) {
                     let matrix = try QREncoder.encode(code.nextCode())
-                    let pixels = try Self.frame(matrix, width: width, height: height).pixels
+                    guard let frame = VideoFrame.compose(matrix, width: width, height: height)
+                    else {
+                        throw NodeError(
+                            .usage(
+                                "a \(matrix.size)-module code does not fit in \(width)x\(height)"))
+                    }
+                    let pixels = frame.pixels
                     for _ in 0..<max(1, hold) { clip += pixels }
                 }
                 try FileIO.writeAtomically(clip, to: framesOut)
-                print("\(code.frameCount * passes * max(1, hold)) frame(s) of \(width)x\(height) written to \(framesOut)")
+                print(
+                    "\(code.frameCount * passes * max(1, hold)) frame(s) of \(width)x\(height) written to \(framesOut)"
+                )
                 return
             }
             var shown = 0
@@ -60,25 +72,6 @@ struct ShowCommand: ParsableCommand {
                 Thread.sleep(forTimeInterval: 1 / max(0.5, fps))
             }
         }
-    }
-
-    /// The code centred on a white frame, as large as fits with its quiet zone.
-    static func frame(_ matrix: QRMatrix, width: Int, height: Int) throws -> GreyImage {
-        let modules = matrix.size + 8
-        let scale = min(width, height) / modules
-        guard scale >= 1 else {
-            throw NodeError(.usage("a \(matrix.size)-module code does not fit in \(width)x\(height)"))
-        }
-        let code = matrix.rasterize(scale: scale, border: 4)
-        var image = GreyImage(width: width, height: height)
-        let left = (width - code.width) / 2
-        let top = (height - code.height) / 2
-        for y in 0..<code.height {
-            let source = y * code.width
-            let target = (top + y) * width + left
-            image.pixels.replaceSubrange(target..<(target + code.width), with: code.pixels[source..<(source + code.width)])
-        }
-        return image
     }
 }
 

@@ -30,7 +30,9 @@ import Testing
 
     @Test func readsRawFramesFromAPipe() throws {
         let pipe = Pipe()
-        let frames: [[UInt8]] = [[UInt8](repeating: 10, count: 12), [UInt8](repeating: 200, count: 12)]
+        let frames: [[UInt8]] = [
+            [UInt8](repeating: 10, count: 12), [UInt8](repeating: 200, count: 12),
+        ]
         pipe.fileHandleForWriting.write(Data(frames.joined()))
         pipe.fileHandleForWriting.write(Data([1, 2, 3]))  // a torn last frame
         try pipe.fileHandleForWriting.close()

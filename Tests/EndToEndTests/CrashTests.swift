@@ -117,10 +117,15 @@ import WalletStore
         let clock = ContinuousClock()
         // One uninterrupted payment first: it measures how long each step takes.
         var start = clock.now
-        try cli.ok(["pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "5", "--out", cli.path("p")])
+        try cli.ok([
+            "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "5", "--out",
+            cli.path("p"),
+        ])
         let payTime = seconds(clock.now - start)
         start = clock.now
-        try cli.ok(["receive", cli.path("p"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("r")])
+        try cli.ok([
+            "receive", cli.path("p"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("r"),
+        ])
         let receiveTime = seconds(clock.now - start)
         try cli.ok(["receipt", cli.path("r"), "--data-dir", cli.path("alice")])
 
@@ -129,17 +134,26 @@ import WalletStore
         for round in 0..<16 {
             let amount = String(10 + round)
             let pay = try cli.run(
-                ["pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", amount, "--out", cli.path("p\(round)")],
+                [
+                    "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", amount,
+                    "--out", cli.path("p\(round)"),
+                ],
                 killAfter: Double.random(in: 0...(1.5 * payTime), using: &generator))
             if pay.signalled { kills += 1 }
             try checkInvariants(cli, wallet: "alice", expected: total)
             if pay.status == 0 && !pay.signalled {
                 let receive = try cli.run(
-                    ["receive", cli.path("p\(round)"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("r\(round)")],
+                    [
+                        "receive", cli.path("p\(round)"), "--data-dir", cli.path("bob"),
+                        "--receipt-out", cli.path("r\(round)"),
+                    ],
                     killAfter: Double.random(in: 0...(1.5 * receiveTime), using: &generator))
                 if receive.signalled { kills += 1 }
                 // Whatever happened, a retry completes it exactly once.
-                try cli.ok(["receive", cli.path("p\(round)"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("r\(round)")])
+                try cli.ok([
+                    "receive", cli.path("p\(round)"), "--data-dir", cli.path("bob"),
+                    "--receipt-out", cli.path("r\(round)"),
+                ])
                 try cli.ok(["receipt", cli.path("r\(round)"), "--data-dir", cli.path("alice")])
             }
             try recover(cli)

@@ -8,16 +8,27 @@ import Testing
         let cli = try CLI()
         let alice = try cli.initWallet("alice")
         let bob = try cli.initWallet("bob")
-        let issuer = try cli.ok(["issuer", "init", "--data-dir", cli.path("issuer"), "--scrypt-n", "1024", "--json"]).json["issuer"] as! String
-        for wallet in ["alice", "bob"] { try cli.ok(["trust", "add", issuer, "--data-dir", cli.path(wallet)]) }
-        try cli.ok(["issuer", "issue", "--data-dir", cli.path("issuer"), "--to", alice, "--amount", "100", "--count", "5", "--out", cli.path("notes")])
+        let issuer =
+            try cli.ok([
+                "issuer", "init", "--data-dir", cli.path("issuer"), "--scrypt-n", "1024", "--json",
+            ]).json["issuer"] as! String
+        for wallet in ["alice", "bob"] {
+            try cli.ok(["trust", "add", issuer, "--data-dir", cli.path(wallet)])
+        }
+        try cli.ok([
+            "issuer", "issue", "--data-dir", cli.path("issuer"), "--to", alice, "--amount", "100",
+            "--count", "5", "--out", cli.path("notes"),
+        ])
         try cli.ok(["receive", cli.path("notes"), "--data-dir", cli.path("alice")])
         return (cli, alice, bob)
     }
 
     @Test func aPaymentRequestRoundTripsThroughPNGAndPDF() throws {
         let (cli, _, bob) = try pair()
-        let request = try cli.ok(["request", "--data-dir", cli.path("bob"), "--amount", "250", "--memo", "two teas", "--qr", "png", "--out", cli.path("request.png"), "--json"]).json
+        let request = try cli.ok([
+            "request", "--data-dir", cli.path("bob"), "--amount", "250", "--memo", "two teas",
+            "--qr", "png", "--out", cli.path("request.png"), "--json",
+        ]).json
         let uri = try #require(request["uri"] as? String)
         #expect(uri.hasPrefix("tender:\(bob)?"))
         let scanned = try cli.ok(["scan", "--image", cli.path("request.png"), "--json"]).json
@@ -25,9 +36,13 @@ import Testing
         #expect(scanned["payable"] as? Bool == true)
         #expect((scanned["explanation"] as? String)?.contains("250") == true)
 
-        try cli.ok(["request", "--data-dir", cli.path("bob"), "--amount", "7", "--qr", "pdf", "--out", cli.path("sheet.pdf"), "--name", "Ana's stall"])
+        try cli.ok([
+            "request", "--data-dir", cli.path("bob"), "--amount", "7", "--qr", "pdf", "--out",
+            cli.path("sheet.pdf"), "--name", "Ana's stall",
+        ])
         let render = try CLI.launch(
-            URL(fileURLWithPath: "/usr/bin/pdftoppm"), ["-r", "100", "-png", cli.path("sheet.pdf"), cli.path("sheet")],
+            URL(fileURLWithPath: "/usr/bin/pdftoppm"),
+            ["-r", "100", "-png", cli.path("sheet.pdf"), cli.path("sheet")],
             environment: nil, directory: cli.workDirectory)
         try #require(render.status == 0, "pdftoppm (poppler-utils) is needed: \(render.stderr)")
         let fromPaper = try cli.ok(["scan", "--image", cli.path("sheet-1.png"), "--json"]).json
@@ -38,16 +53,29 @@ import Testing
     @Test(arguments: ["binary", "ur"])
     func aPaymentAndItsReceiptTravelAsQRCodes(_ encoding: String) throws {
         let (cli, _, bob) = try pair()
-        try cli.ok(["pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "130", "--out", cli.path("payment")])
-        try cli.ok(["show", cli.path("payment"), "--encoding", encoding, "--fragment", "200", "--frames-out", cli.path("payment.grey")])
-        let seen = try cli.run(["scan", "--frames", "640x480", "--out", cli.path("scanned-payment")], stdin: "payment.grey")
+        try cli.ok([
+            "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "130", "--out",
+            cli.path("payment"),
+        ])
+        try cli.ok([
+            "show", cli.path("payment"), "--encoding", encoding, "--fragment", "200",
+            "--frames-out", cli.path("payment.grey"),
+        ])
+        let seen = try cli.run(
+            ["scan", "--frames", "640x480", "--out", cli.path("scanned-payment")],
+            stdin: "payment.grey")
         #expect(seen.status == 0, "\(seen.stderr)")
         #expect(seen.stderr.contains("animated code"))
         #expect(try cli.bytes("scanned-payment") == cli.bytes("payment"))
-        try cli.ok(["receive", cli.path("scanned-payment"), "--data-dir", cli.path("bob"), "--receipt-out", cli.path("receipt")])
+        try cli.ok([
+            "receive", cli.path("scanned-payment"), "--data-dir", cli.path("bob"), "--receipt-out",
+            cli.path("receipt"),
+        ])
 
         try cli.ok(["show", cli.path("receipt"), "--frames-out", cli.path("receipt.grey")])
-        let back = try cli.run(["scan", "--frames", "640x480", "--out", cli.path("scanned-receipt")], stdin: "receipt.grey")
+        let back = try cli.run(
+            ["scan", "--frames", "640x480", "--out", cli.path("scanned-receipt")],
+            stdin: "receipt.grey")
         #expect(back.status == 0, "\(back.stderr)")
         try cli.ok(["receipt", cli.path("scanned-receipt"), "--data-dir", cli.path("alice")])
         #expect(try cli.balance("alice") == (370, 0, 0))

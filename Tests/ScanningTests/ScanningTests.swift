@@ -17,7 +17,8 @@ import Testing
         _ payload: [UInt8], encoding: AnimatedCode.Encoding, fragmentLength: Int,
         start: Int, drop: (Int) -> Bool
     ) throws -> Int {
-        var code = try AnimatedCode(payload: payload, encoding: encoding, fragmentLength: fragmentLength)
+        var code = try AnimatedCode(
+            payload: payload, encoding: encoding, fragmentLength: fragmentLength)
         for _ in 0..<start { _ = code.nextCode() }
         let pipeline = ScanPipeline()
         for shown in 1...(code.frameCount * 6) {
@@ -81,7 +82,8 @@ import Testing
     }
 
     @Test func corruptedFramesAreRefusedByName() throws {
-        var code = try AnimatedCode(payload: payload(3_000, seed: 5), encoding: .binary, fragmentLength: 500)
+        var code = try AnimatedCode(
+            payload: payload(3_000, seed: 5), encoding: .binary, fragmentLength: 500)
         var frame = code.nextCode()
         frame[frame.count - 1] ^= 0xFF
         var assembler = ScanAssembler()
@@ -96,16 +98,19 @@ import Testing
     @Test func aURForAnotherTypeIsNotATenderPayload() throws {
         let ur = try UR(type: "bytes", cbor: [0x43, 1, 2, 3])
         var assembler = ScanAssembler()
-        #expect(assembler.consume(Array(ur.string.utf8)).first.map {
-            if case .rejected = $0 { true } else { false }
-        } == true)
+        #expect(
+            assembler.consume(Array(ur.string.utf8)).first.map {
+                if case .rejected = $0 { true } else { false }
+            } == true)
     }
 
     @Test func anEmptyOrNoisyFrameYieldsNothing() {
         let pipeline = ScanPipeline()
         #expect(pipeline.process(GreyImage(width: 640, height: 480)).isEmpty)
         var generator = SeededGenerator(seed: 1)
-        let noise = GreyImage(width: 320, height: 240, pixels: (0..<(320 * 240)).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+        let noise = GreyImage(
+            width: 320, height: 240,
+            pixels: (0..<(320 * 240)).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
         #expect(pipeline.process(noise).isEmpty)
     }
 }
