@@ -115,6 +115,31 @@ struct CLI {
         return try ok(arguments, extraEnvironment: extra).json["address"] as! String
     }
 
+    /// A scratch world for payments: an issuer, and Alice and Bob who trust it; Alice holds
+    /// `notes` notes of `amount`. Returns the issuer's, Alice's and Bob's addresses.
+    static func alicePaysBob(
+        notes: Int, amount: Int
+    ) throws -> (
+        cli: CLI, issuer: String, alice: String, bob: String
+    ) {
+        let cli = try CLI()
+        let alice = try cli.initWallet("alice")
+        let bob = try cli.initWallet("bob")
+        let issuer =
+            try cli.ok([
+                "issuer", "init", "--data-dir", cli.path("issuer"), "--scrypt-n", "1024", "--json",
+            ]).json["issuer"] as! String
+        for wallet in ["alice", "bob"] {
+            try cli.ok(["trust", "add", issuer, "--data-dir", cli.path(wallet)])
+        }
+        try cli.ok([
+            "issuer", "issue", "--data-dir", cli.path("issuer"), "--to", alice, "--amount",
+            String(amount), "--count", String(notes), "--out", cli.path("notes"),
+        ])
+        try cli.ok(["receive", cli.path("notes"), "--data-dir", cli.path("alice")])
+        return (cli, issuer, alice, bob)
+    }
+
     /// Reads a wallet's balance of the native asset: (spendable, pending, inDoubt).
     func balance(_ name: String) throws -> (spendable: UInt64, pending: UInt64, inDoubt: UInt64) {
         let assets =

@@ -8,21 +8,7 @@ import Testing
 @Suite struct CLITests {
     /// Issuer funds Alice; Alice pays Bob; Bob's receipt closes the payment.
     @Test func twoWalletsPayEachOtherThroughFiles() throws {
-        let cli = try CLI()
-        let alice = try cli.initWallet("alice")
-        let bob = try cli.initWallet("bob")
-        let issuer =
-            try cli.ok([
-                "issuer", "init", "--data-dir", cli.path("issuer"), "--scrypt-n", "1024", "--json",
-            ]).json["issuer"] as! String
-        for wallet in ["alice", "bob"] {
-            try cli.ok(["trust", "add", issuer, "--data-dir", cli.path(wallet)])
-        }
-        try cli.ok([
-            "issuer", "issue", "--data-dir", cli.path("issuer"), "--to", alice, "--amount", "100",
-            "--count", "3", "--out", cli.path("notes"),
-        ])
-        try cli.ok(["receive", cli.path("notes"), "--data-dir", cli.path("alice")])
+        let (cli, issuer, _, bob) = try CLI.alicePaysBob(notes: 3, amount: 100)
         #expect(try cli.balance("alice") == (300, 0, 0))
 
         let paid = try cli.ok([

@@ -5,21 +5,7 @@ import Testing
 @Suite struct QRFlowTests {
     /// Alice funded by an issuer, Bob empty; both trust the issuer.
     func pair() throws -> (CLI, alice: String, bob: String) {
-        let cli = try CLI()
-        let alice = try cli.initWallet("alice")
-        let bob = try cli.initWallet("bob")
-        let issuer =
-            try cli.ok([
-                "issuer", "init", "--data-dir", cli.path("issuer"), "--scrypt-n", "1024", "--json",
-            ]).json["issuer"] as! String
-        for wallet in ["alice", "bob"] {
-            try cli.ok(["trust", "add", issuer, "--data-dir", cli.path(wallet)])
-        }
-        try cli.ok([
-            "issuer", "issue", "--data-dir", cli.path("issuer"), "--to", alice, "--amount", "100",
-            "--count", "5", "--out", cli.path("notes"),
-        ])
-        try cli.ok(["receive", cli.path("notes"), "--data-dir", cli.path("alice")])
+        let (cli, _, alice, bob) = try CLI.alicePaysBob(notes: 5, amount: 100)
         return (cli, alice, bob)
     }
 
