@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian machine if needed, builds, and runs every test.
+# Sets up a fresh Debian machine if needed, builds, and runs every test: the Swift test suites,
+# then the camera lab (a real V4L2 device in a QEMU guest; see Hardware/camera-lab).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/setup.sh
 export TENDER_REFEREE_PYTHON="$PWD/.venv-referee/bin/python"
 swift build --build-tests
 swift test --skip-build 2>&1 | tee .build/test-output.txt
+TENDER="$PWD/.build/debug/tender" bash Tests/CameraLab/scan-camera.sh

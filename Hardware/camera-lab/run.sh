@@ -12,7 +12,8 @@
 #       bash Hardware/camera-lab/run.sh
 #
 # FEED_FILE  raw 640x480 8-bit grey frames (fourcc GREY), looped at 59.94 frames/s
-# SCAN_CMD   run by sh in the guest with CAMERA=/dev/video0; its stdout must contain EXPECT
+# SCAN_CMD   run by sh in the guest with CAMERA=/dev/video0 and LAB_OUT (a folder that is
+#            $CAMERA_LAB_DIR/out on the host); its stdout must contain EXPECT
 # EXPECT     the text that means success
 # Optional: SCAN_TIMEOUT (60 s), CAMERA_LAB_DIR (./.camera-lab), CAMERA_LAB_TIMEOUT (300 s).
 # Last line: "camera-lab: 1 passed, 0 failed" (exit 0) or "camera-lab: 0 passed, 1 failed".
@@ -134,7 +135,7 @@ feeder=$!
 waited=0
 until grep -q '>' /run/feeder.log 2>/dev/null || [ $waited -ge 100 ]; do sleep 0.1; waited=$((waited + 1)); done
 say "camera looping the clip"
-export CAMERA=$camera
+export CAMERA=$camera LAB_OUT=$OUT
 timeout "$SCAN_TIMEOUT" sh -c "$SCAN_CMD" >$OUT/scan.out 2>$OUT/scan.err &
 scanner=$!
 while kill -0 $scanner 2>/dev/null; do
