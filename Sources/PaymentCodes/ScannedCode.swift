@@ -8,6 +8,8 @@ import Tender
 public enum ScannedCode: Hashable, Sendable {
     /// A `tender:` URI, fully checked.
     case tenderRequest(PaymentRequest)
+    /// A static "pay me" code: the payer chooses the amount.
+    case tenderPayee(PayeeCode)
     /// A `bitcoin:` URI (BIP21).
     case bip21(BIP21)
     /// An `ethereum:` URL (EIP-681).
@@ -48,7 +50,7 @@ public enum ScannedCode: Hashable, Sendable {
     /// Whether Tender can pay (or accept) what was scanned.
     public var isPayableByTender: Bool {
         switch self {
-        case .tenderRequest, .tenderPayload: true
+        case .tenderRequest, .tenderPayee, .tenderPayload: true
         default: false
         }
     }
@@ -72,7 +74,12 @@ public enum ScannedCode: Hashable, Sendable {
             do { return .success(try body()) } catch { return .failure(error) }
         }
         if URIText.strip(scheme: TenderURI.scheme, from: head) != nil {
-            return run { () throws(PaymentCodeError) in .tenderRequest(try TenderURI.decode(text)) }
+            return run { () throws(PaymentCodeError) in
+                switch try TenderURI.decodeAny(text) {
+                case .request(let request): .tenderRequest(request)
+                case .payee(let payee): .tenderPayee(payee)
+                }
+            }
         }
         if URIText.strip(scheme: BIP21.scheme, from: head) != nil {
             return run { () throws(PaymentCodeError) in .bip21(try BIP21.decode(text)) }
@@ -109,6 +116,12 @@ public enum ScannedCode: Hashable, Sendable {
     /// What the code is, the amount with its unit where known, and whether Tender can pay it.
     public var explanation: String {
         switch self {
+        case .tenderPayee(let code):
+            let asset =
+                code.asset == Address.zero ? "the native coin" : "asset \(code.asset.checksummed)"
+            let stall = code.name.isEmpty ? "" : "\(code.name): "
+            return
+                "\(stall)Tender payee \(code.payee.checksummed), paid in \(asset) on chain \(code.domain.chainID) (vault \(code.domain.vault.checksummed)); the payer chooses the amount. Tender can pay it."
         case .tenderRequest(let request):
             var text = "Tender payment request: pay \(request.amount) base units of "
             text += request.asset == Address.zero ? "the native coin" : "token \(request.asset)"

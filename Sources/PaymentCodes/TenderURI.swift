@@ -46,8 +46,69 @@ public enum TenderURI {
         return uri
     }
 
+    /// The static form: `tender:ADDRESS?[asset=…&]chain=N&vault=0x…[&name=…]`.
+    public static func encode(_ code: PayeeCode) -> String {
+        var uri = "\(scheme):\(code.payee.checksummed)?"
+        if code.asset != Address.zero { uri += "asset=\(code.asset.checksummed)&" }
+        uri += "chain=\(code.domain.chainID)&vault=\(code.domain.vault.checksummed)"
+        if !code.name.isEmpty { uri += "&name=\(URIText.percentEncode(code.name))" }
+        return uri
+    }
+
+    /// Reads either form: a request (with amount, id and exp) or a static payee code (with
+    /// none of them). A code with some but not all of the three is refused by name.
+    public static func decodeAny(_ text: String) throws(PaymentCodeError) -> TenderCode {
+        let (payee, fields) = try parse(text)
+        let requestKeys = ["amount", "id", "exp", "k", "memo"]
+        if requestKeys.allSatisfy({ fields[$0] == nil }) {
+            let asset =
+                try fields["asset"].map { (value) throws(PaymentCodeError) in
+                    try address(value, field: "asset")
+                } ?? Address.zero
+            let chain = try ExactDecimal.uint64(try required(fields, "chain"), field: "chain")
+            let vault = try address(try required(fields, "vault"), field: "vault")
+            let name =
+                try fields["name"].map { (raw) throws(PaymentCodeError) in
+                    try URIText.percentDecode(raw, field: "name", strict: true)
+                } ?? ""
+            return .payee(
+                try PayeeCode(
+                    payee: payee, asset: asset, domain: Domain(chainID: chain, vault: vault),
+                    name: name))
+        }
+        return .request(try decode(text))
+    }
+
     /// Reads a `tender:` URI strictly; every refusal names the field and what is wrong.
     public static func decode(_ text: String) throws(PaymentCodeError) -> PaymentRequest {
+        let (payee, fields) = try parse(text)
+        if fields["name"] != nil {
+            throw PaymentCodeError(
+                .unknownField, field: "name", "belongs to a static payee code, not a request")
+        }
+        func required(_ key: String) throws(PaymentCodeError) -> Substring {
+            try Self.required(fields, key)
+        }
+        return try request(payee: payee, fields: fields, required: required)
+    }
+
+    private static func required(
+        _ fields: [String: Substring], _ key: String
+    )
+        throws(PaymentCodeError) -> Substring
+    {
+        guard let value = fields[key] else {
+            throw PaymentCodeError(.missingField, field: key, "is required")
+        }
+        return value
+    }
+
+    /// The payee address and the parameters, each known and present at most once.
+    private static func parse(
+        _ text: String
+    ) throws(PaymentCodeError) -> (
+        Address, [String: Substring]
+    ) {
         guard let rest = URIText.strip(scheme: scheme, from: text[...]) else {
             throw PaymentCodeError(.wrongScheme, field: "scheme", "does not start with 'tender:'")
         }
@@ -69,12 +130,13 @@ public enum TenderURI {
                 throw PaymentCodeError(.duplicateField, field: key, "appears more than once")
             }
         }
-        func required(_ key: String) throws(PaymentCodeError) -> Substring {
-            guard let value = fields[key] else {
-                throw PaymentCodeError(.missingField, field: key, "is required")
-            }
-            return value
-        }
+        return (payee, fields)
+    }
+
+    private static func request(
+        payee: Address, fields: [String: Substring],
+        required: (String) throws(PaymentCodeError) -> Substring
+    ) throws(PaymentCodeError) -> PaymentRequest {
         let amount = try ExactDecimal.integer(try required("amount"), field: "amount")
         guard amount > 0 else {
             throw PaymentCodeError(.malformedField, field: "amount", "must be positive")
@@ -111,7 +173,9 @@ public enum TenderURI {
         }
     }
 
-    private static let knownKeys = ["amount", "asset", "chain", "vault", "id", "exp", "k", "memo"]
+    private static let knownKeys = [
+        "amount", "asset", "chain", "vault", "id", "exp", "k", "memo", "name",
+    ]
 
     static func address(_ text: Substring, field: String) throws(PaymentCodeError) -> Address {
         let bytes = Array(text.utf8)

@@ -16,6 +16,6 @@ struct TenderCommand: ParsableCommand {
             InitCommand.self, AddressCommand.self, BalanceCommand.self, IssuerCommand.self,
             TrustCommand.self, PayCommand.self, ReceiveCommand.self, ReceiptCommand.self,
             PaymentsCommand.self, HistoryCommand.self, EvidenceCommand.self, InspectCommand.self,
-            RequestCommand.self, ScanCommand.self, ShowCommand.self,
+            RequestCommand.self, PrintCommand.self, ScanCommand.self, ShowCommand.self,
         ])
 }

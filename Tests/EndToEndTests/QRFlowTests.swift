@@ -35,6 +35,34 @@ import Testing
         #expect((fromPaper["text"] as? String)?.contains("amount=7&") == true)
     }
 
+    @Test func aStaticPayMeCodePrintsOnAThermalPrinterAndScans() throws {
+        let (cli, _, bob) = try pair()
+        let printed = try cli.ok([
+            "print", "--data-dir", cli.path("bob"), "--name", "Ana's stall", "--qr", "escpos",
+            "--out", cli.path("receipt.escpos"),
+        ])
+        let uri = printed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(
+            uri
+                == "tender:\(bob)?chain=31337&vault=0x5FbDB2315678afecb367f032d93F642f64180aa3&name=Ana%27s%20stall"
+        )
+        // The printer stream carries the stall's name and the code as a raster image.
+        let stream = try cli.bytes("receipt.escpos")
+        #expect(stream.starts(with: [0x1B, 0x40]))
+        #expect(String(decoding: stream, as: UTF8.self).contains("Ana's stall"))
+        try cli.ok([
+            "print", "--data-dir", cli.path("bob"), "--name", "Ana's stall", "--qr", "png", "--out",
+            cli.path("payme.png"),
+        ])
+        let scanned = try cli.ok(["scan", "--image", cli.path("payme.png"), "--json"]).json
+        #expect(scanned["text"] as? String == uri)
+        #expect((scanned["explanation"] as? String)?.contains("payer chooses the amount") == true)
+        #expect(
+            try cli.run([
+                "print", "--data-dir", cli.path("bob"), "--name", String(repeating: "x", count: 65),
+            ]).status == 64)
+    }
+
     /// No Bluetooth: the payment goes over as an animated code, the receipt comes back as one.
     @Test(arguments: ["binary", "ur"])
     func aPaymentAndItsReceiptTravelAsQRCodes(_ encoding: String) throws {
