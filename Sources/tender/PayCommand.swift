@@ -1,93 +1,241 @@
 import ArgumentParser
+import Camera
+import Foundation
 import NodeKit
+import PaymentCodes
+import QR
+import Scanning
 import Tender
 
 struct PayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pay",
-        abstract: "Pay an address offline: reserve coins, sign transfers, write the payment file.",
+        abstract: "Pay offline: reserve coins, sign transfers, hand the payment over (file or QR).",
         discussion: """
-            The payment is recorded (coins reserved) before the file is written. If the file is \
+            The payment is recorded (coins reserved) before it leaves the node. If the file is \
             lost, `tender payments export REQUEST-ID --out FILE` writes the same payment again. \
-            The change becomes spendable when the payee's receipt is recorded with `tender receipt`.
+            The change becomes spendable when the payee's receipt is recorded: `tender receipt \
+            FILE`, or at once with `--qr --camera DEV`, which shows the payment as (animated) \
+            codes and reads the receipt code from the camera.
             """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
-    @Option(help: "Payee address.") var to: String
-    @Option(help: "Amount in the asset's base unit.") var amount: String
-    @Option(help: "Asset (the zero address is the native coin).")
-    var asset: String = NodeDefaults.asset.checksummed
+    @Option(
+        help:
+            "A scanned tender: request or pay-me code (fills --to, --amount, --asset, --request-id)."
+    )
+    var request: String?
+    @Option(help: "Payee address.") var to: String?
+    @Option(help: "Amount in the asset's base unit.") var amount: String?
+    @Option(help: "Asset (the zero address is the native coin).") var asset: String?
     @Option(help: "A note for the payee (at most 140 bytes).") var memo = ""
     @Option(
         name: .customLong("request-id"), help: "The payee's request id (hex); random if omitted.")
     var requestID: String?
-    @Option(help: "File to write the payment to.") var out: String
+    @Option(help: "File to write the payment to.") var out: String?
+    @Flag(help: "Show the payment as QR codes on this terminal.") var qr = false
+    @Option(help: "With --qr: read the payee's receipt code from this camera.") var camera: String?
+    @Option(help: "With --qr: animated encoding, binary or ur.")
+    var encoding: AnimatedCode.Encoding = .binary
+    @Flag(help: "With --qr: a dark terminal.") var dark = false
+    @Option(help: "With --qr and no camera: passes of the loop to show.") var loops = 3
+
+    func validate() throws {
+        guard out != nil || qr else { throw ValidationError("give --out FILE or --qr") }
+        guard camera == nil || qr else { throw ValidationError("--camera goes with --qr") }
+        if let to { _ = try parseAddress(to, option: "--to") }
+        if let amount { _ = try parseAmount(amount) }
+        if let asset { _ = try parseAddress(asset, option: "--asset") }
+    }
+
+    /// Terms from a scanned code, overridden by nothing: a request fixes them.
+    private func terms(
+        now: UInt64, domain: Domain
+    ) throws -> (
+        payee: Address, amount: Amount, asset: Address, id: Bytes32?, memo: String
+    ) {
+        guard let request else {
+            guard let to, let amount else {
+                throw ValidationError("give --to and --amount, or --request")
+            }
+            return (
+                try parseAddress(to, option: "--to"), try parseAmount(amount),
+                try parseAddress(asset ?? NodeDefaults.asset.checksummed, option: "--asset"),
+                try requestID.map { (text) throws -> Bytes32 in
+                    do { return try Bytes32(hex: text) } catch {
+                        throw ValidationError("--request-id: \(error)")
+                    }
+                }, memo
+            )
+        }
+        let code: TenderCode
+        do {
+            code = try TenderURI.decodeAny(request.trimmingCharacters(in: .whitespacesAndNewlines))
+        } catch {
+            throw NodeError(.usage("--request: \(error)"))
+        }
+        switch code {
+        case .request(let terms):
+            guard terms.domain == domain else {
+                throw NodeError(
+                    .rejected(ProtocolError(.wrongDomain(expected: domain, actual: terms.domain))))
+            }
+            guard now < terms.expiry else {
+                throw NodeError(
+                    .rejected(
+                        ProtocolError(
+                            .requestExpired(requestID: terms.id, expiry: terms.expiry, now: now))))
+            }
+            return (terms.payee, terms.amount, terms.asset, terms.id, terms.memo)
+        case .payee(let payee):
+            guard payee.domain == domain else {
+                throw NodeError(
+                    .rejected(ProtocolError(.wrongDomain(expected: domain, actual: payee.domain))))
+            }
+            guard let amount else { throw ValidationError("a pay-me code needs --amount") }
+            return (payee.payee, try parseAmount(amount), payee.asset, nil, memo)
+        }
+    }
 
     func run() throws {
         try guarded {
-            let payee = try parseAddress(to, option: "--to")
-            let value = try parseAmount(amount)
-            let assetAddress = try parseAddress(asset, option: "--asset")
-            var generator = SystemRandomNumberGenerator()
-            let id: Bytes32
-            if let requestID {
-                do { id = try Bytes32(hex: requestID) } catch {
-                    throw ValidationError("--request-id: \(error)")
-                }
-            } else {
-                id = .random(using: &generator)
-            }
             let wallet = try global.openWallet()
-            let key = try global.keys.walletKey()
             let now = global.clock.now()
+            let terms = try terms(now: now, domain: wallet.domain)
+            var generator = SystemRandomNumberGenerator()
+            let id = terms.id ?? .random(using: &generator)
+            let key = try global.keys.walletKey()
             let (plan, envelope) = try wallet.preparePayment(
-                to: payee, amount: value, asset: assetAddress, memo: memo, requestID: id, key: key,
-                now: now)
+                to: terms.payee, amount: terms.amount, asset: terms.asset, memo: terms.memo,
+                requestID: id, key: key, now: now)
             CrashPoint.payPrepared.hit()
             // Marked handed over before the file exists: a payment that may be on disk (and so
             // may reach the payee) must never be cancellable. A crash before the write leaves a
             // pending payment that `payments export` writes again, byte for byte.
             try wallet.handedOver(id, now: now)
             CrashPoint.payHandedOver.hit()
-            try FileIO.writeAtomically(envelope, to: out)
+            if let out { try FileIO.writeAtomically(envelope, to: out) }
+            var state = "pending"
+            if qr {
+                state = try showAndAwaitReceipt(envelope, wallet: wallet)
+            }
             if output.json {
-                try printJSON([
-                    "requestId": id.hex, "payee": payee.checksummed, "amount": String(value),
-                    "asset": assetAddress.checksummed, "file": out, "state": "pending",
+                var result: [String: Any] = [
+                    "requestId": id.hex, "payee": terms.payee.checksummed,
+                    "amount": String(terms.amount),
+                    "asset": terms.asset.checksummed, "state": state,
                     "inputs": plan.spent.map(\.hex),
                     "change": plan.change.map { String($0.coin.amount) },
                     "paymentDigest": plan.digest.hex,
-                ])
+                ]
+                result["file"] = out
+                try printJSON(result)
             } else {
-                print("Paid \(value) to \(payee): \(out)")
-                print("Request \(id.hex) is pending until the payee's receipt is recorded.")
+                print("Paid \(terms.amount) to \(terms.payee)\(out.map { ": \($0)" } ?? "")")
+                print(
+                    state == "spent"
+                        ? "Request \(id.hex): receipt recorded, payment spent."
+                        : "Request \(id.hex) is pending until the payee's receipt is recorded.")
             }
         }
+    }
+
+    /// Plays the payment's codes on the terminal; with a camera, scans between frames until
+    /// the payee's receipt code appears and records it. Returns the payment's state.
+    private func showAndAwaitReceipt(_ envelope: [UInt8], wallet: Wallet) throws -> String {
+        var code = try AnimatedCode(payload: envelope, encoding: encoding)
+        let webcam = try camera.map { try Webcam(device: $0) }
+        let pipeline = ScanPipeline()
+        let frameTime = 0.1
+        var shown = 0
+        var nextFrame = Date()
+        let deadline = Date().addingTimeInterval(300)
+        while Date() < deadline {
+            if Date() >= nextFrame {
+                let matrix = try QREncoder.encode(code.nextCode())
+                let screen =
+                    "\u{1B}[H\u{1B}[2J" + matrix.terminalText(inverted: dark)
+                    + "\nshow this to the payee: frame \(shown % code.frameCount + 1)/\(code.frameCount)\n"
+                FileHandle.standardOutput.write(Data(screen.utf8))
+                shown += 1
+                nextFrame = Date().addingTimeInterval(frameTime)
+            }
+            guard let webcam else {
+                if shown >= code.frameCount * max(1, loops) { return "pending" }
+                Thread.sleep(forTimeInterval: frameTime)
+                continue
+            }
+            for event in pipeline.process(try webcam.nextFrame()) {
+                guard case .payload(let bytes) = event else { continue }
+                do {
+                    let record = try wallet.recordReceipt(bytes, now: global.clock.now())
+                    return record.state.rawValue
+                } catch {
+                    note("that code is not this payment's receipt: \(error)")
+                }
+            }
+        }
+        return "pending"
     }
 }
 
 struct ReceiveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receive",
-        abstract: "Verify a payment file offline, accept it, and write the signed receipt.")
+        abstract: "Verify a payment offline, accept it, and give back the signed receipt.",
+        discussion: """
+            The payment comes from a file, or is scanned (--camera, --image, --frames) as one \
+            code or an animated sequence. With --qr the receipt is shown as a code on this \
+            terminal for the payer to scan.
+            """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var source: ScanSource
 
-    @Argument(help: "The payment file.") var file: String
+    @Argument(help: "The payment file (omit when scanning).") var file: String?
     @Option(name: .customLong("receipt-out"), help: "Where to write the receipt for the payer.")
     var receiptOut: String?
+    @Flag(help: "Show the receipt as a QR code on this terminal.") var qr = false
+    @Flag(help: "With --qr: a dark terminal.") var dark = false
+
+    func validate() throws {
+        if file == nil {
+            guard source.isGiven else {
+                throw ValidationError(
+                    "give the payment file, or scan it with --camera, --image or --frames")
+            }
+            try source.check()
+        } else if source.isGiven {
+            throw ValidationError("give a payment file or a scan source, not both")
+        }
+    }
 
     func run() throws {
         try guarded {
-            let bytes = try FileIO.read(file, limit: Envelope.maxBytes)
+            let bytes: [UInt8]
+            if let file {
+                bytes = try FileIO.read(file, limit: Envelope.maxBytes)
+            } else {
+                let (found, framesScanned) = try source.firstPayload()
+                guard let found else {
+                    note("tender: no payment code found (\(framesScanned) frame(s) scanned)")
+                    throw ExitCode(66)
+                }
+                bytes = found
+            }
             let wallet = try global.openWallet()
             let key = try global.keys.walletKey()
             let received = try wallet.receive(bytes, key: key, now: global.clock.now())
             CrashPoint.receiveAccepted.hit()
             if let receiptOut { try FileIO.writeAtomically(received.receipt, to: receiptOut) }
+            if qr {
+                let matrix = try QREncoder.encode(received.receipt)
+                print(matrix.terminalText(inverted: dark))
+                print("the payer scans this receipt")
+            }
             if output.json {
                 var result: [String: Any] = [
                     "requestId": received.requestID.hex, "amount": String(received.amount),

@@ -38,7 +38,7 @@ struct ShowCommand: ParsableCommand {
             var code = try AnimatedCode(
                 payload: payload, encoding: encoding, fragmentLength: fragment)
             if let framesOut {
-                let (width, height) = try ScanCommand.size(size, option: "--size")
+                let (width, height) = try ScanSource.size(size, option: "--size")
                 let passes = max(1, loops)
                 var clip: [UInt8] = []
                 for _ in 0..<(code.frameCount * passes) {

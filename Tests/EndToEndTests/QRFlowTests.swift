@@ -63,6 +63,58 @@ import Testing
             ]).status == 64)
     }
 
+    @Test func aScannedRequestIsPaidOnItsTermsAndTheReceiptIsShownAsACode() throws {
+        let (cli, _, bob) = try pair()
+        let request = try cli.ok([
+            "request", "--data-dir", cli.path("bob"), "--amount", "40", "--memo", "bread", "--qr",
+            "png", "--out", cli.path("req.png"), "--json",
+        ]).json
+        let uri = try #require(request["uri"] as? String)
+        let paid = try cli.ok([
+            "pay", "--data-dir", cli.path("alice"), "--request", uri, "--out", cli.path("payment"),
+            "--json",
+        ]).json
+        #expect(paid["requestId"] as? String == request["requestId"] as? String)
+        #expect(paid["amount"] as? String == "40")
+        #expect(paid["payee"] as? String == bob)
+
+        // Bob scans the payment from frames and shows his receipt as a code on the terminal.
+        try cli.ok(["show", cli.path("payment"), "--frames-out", cli.path("payment.grey")])
+        let received = try cli.run(
+            [
+                "receive", "--data-dir", cli.path("bob"), "--frames", "640x480", "--qr",
+                "--receipt-out", cli.path("receipt"),
+            ], stdin: "payment.grey")
+        #expect(received.status == 0, "\(received.stderr)")
+        #expect(received.stdout.contains("▀") || received.stdout.contains("█"))
+        #expect(received.stdout.contains("Received 40"))
+        try cli.ok(["receipt", cli.path("receipt"), "--data-dir", cli.path("alice")])
+
+        // The same request cannot be paid twice by the same payer (the id is recorded).
+        let again = try cli.run([
+            "pay", "--data-dir", cli.path("alice"), "--request", uri, "--out", cli.path("again"),
+        ])
+        #expect(again.status == 74 || again.status == 65)
+        // A request for another chain is refused by name.
+        let elsewhere = uri.replacingOccurrences(of: "chain=31337", with: "chain=1")
+        let refused = try cli.run([
+            "pay", "--data-dir", cli.path("alice"), "--request", elsewhere, "--out", cli.path("x"),
+        ])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("wrong chain id"))
+    }
+
+    @Test func payWithQRShowsTheLoopOnTheTerminal() throws {
+        let (cli, _, bob) = try pair()
+        let shown = try cli.ok([
+            "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "15", "--qr",
+            "--loops", "1",
+        ])
+        #expect(shown.stdout.contains("show this to the payee: frame 1/1"))
+        #expect(shown.stdout.contains("pending until the payee's receipt"))
+        #expect(try cli.balance("alice").pending == 100)
+    }
+
     /// No Bluetooth: the payment goes over as an animated code, the receipt comes back as one.
     @Test(arguments: ["binary", "ur"])
     func aPaymentAndItsReceiptTravelAsQRCodes(_ encoding: String) throws {

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Camera
+import Foundation
+import NodeKit
+import QR
+import Scanning
+
+/// Where scanned codes come from: a camera, image files or raw frames on stdin. Shared by
+/// `scan`, `receive --qr` and anything else that reads codes.
+struct ScanSource: ParsableArguments {
+    @Option(help: "Camera device, e.g. /dev/video0.") var camera: String?
+    @Option(help: "Camera resolution WxH (the driver may pick the nearest).") var size: String?
+    @Option(parsing: .upToNextOption, help: "PNG or PGM image files.") var image: [String] = []
+    @Option(help: "Read raw 8-bit grey frames of this size (WxH) from stdin.") var frames: String?
+    @Option(help: "Give up after this many seconds (camera).") var timeout: Double = 60
+
+    var isGiven: Bool { camera != nil || !image.isEmpty || frames != nil }
+
+    func check() throws {
+        let sources = [camera != nil, !image.isEmpty, frames != nil].filter { $0 }.count
+        guard sources == 1 else {
+            throw ValidationError("choose one source: --camera DEV, --image FILE… or --frames WxH")
+        }
+    }
+
+    /// Scans until one whole payload arrives (an animated sequence is assembled first);
+    /// progress and refused codes go to stderr. nil when the source ends or times out first.
+    func firstPayload() throws -> (payload: [UInt8]?, framesScanned: Int) {
+        let pipeline = ScanPipeline()
+        func handle(_ events: [ScanEvent]) -> [UInt8]? {
+            for event in events {
+                switch event {
+                case .progress(let encoding, let recovered, let total):
+                    note("animated code (\(encoding.rawValue)): \(recovered)/\(total) fragments")
+                case .rejected(let why):
+                    note("skipped a code: \(why)")
+                case .payload(let bytes):
+                    return bytes
+                }
+            }
+            return nil
+        }
+        if !image.isEmpty {
+            for path in image {
+                if let found = handle(pipeline.process(try Self.load(path))) {
+                    return (found, pipeline.framesScanned)
+                }
+            }
+        } else if let frames {
+            let (width, height) = try Self.size(frames, option: "--frames")
+            var reader = try RawFrameReader(
+                handle: FileHandle.standardInput, width: width, height: height)
+            while let frame = try reader.next() {
+                if let found = handle(pipeline.process(frame)) {
+                    return (found, pipeline.framesScanned)
+                }
+            }
+        } else if let camera {
+            let dimensions = try size.map { try Self.size($0, option: "--size") }
+            let webcam = try Webcam(device: camera, width: dimensions?.0, height: dimensions?.1)
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if let found = handle(pipeline.process(try webcam.nextFrame())) {
+                    return (found, pipeline.framesScanned)
+                }
+            }
+        }
+        return (nil, pipeline.framesScanned)
+    }
+
+    static func load(_ path: String) throws -> GreyImage {
+        let bytes = try FileIO.read(path, limit: 64 << 20)
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try PNG.decode(bytes) }
+        if bytes.first == UInt8(ascii: "P") { return try PGM.decode(bytes) }
+        throw NodeError(.usage("\(path) is neither a PNG nor a PGM image"))
+    }
+
+    static func size(_ text: String, option: String) throws -> (Int, Int) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0,
+            height > 0
+        else { throw ValidationError("\(option) must be WIDTHxHEIGHT, e.g. 640x480") }
+        return (width, height)
+    }
+}
+
+/// A line on stderr, for progress that must not mix with stdout's results.
+func note(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
