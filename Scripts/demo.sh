@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on embedded defaults: an issuer funds Alice, Alice pays Bob offline through a
-# file, Bob verifies and returns a signed receipt, Alice records it. Then a double spend is
-# attempted and refused with evidence.
+# file, Bob verifies and returns a signed receipt, Alice records it; then the same through QR
+# codes (a request image, the payment as an animated code); then a double spend is attempted
+# and refused with evidence.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/setup.sh
@@ -33,6 +34,17 @@ step "$tender" receipt receipt.tender --data-dir alice
 step "$tender" balance --data-dir alice
 step "$tender" balance --data-dir bob
 step "$tender" history --data-dir alice
+
+# No Bluetooth, no files: a request as a QR code, the payment back as an animated code.
+step "$tender" request --data-dir bob --amount 300 --memo "QR demo" --qr png --out request.png
+step "$tender" scan --image request.png
+uri=$("$tender" scan --image request.png | tail -n 1)
+step "$tender" pay --data-dir alice --request "$uri" --out qr-payment.tender
+step "$tender" show qr-payment.tender --fragment 300 --frames-out payment.grey
+printf '\n\033[1m$ %s\033[0m\n' "tender receive --data-dir bob --frames 640x480 --qr < payment.grey"
+"$tender" receive --data-dir bob --frames 640x480 --qr --receipt-out qr-receipt.tender <payment.grey
+step "$tender" receipt qr-receipt.tender --data-dir alice
+step "$tender" balance --data-dir bob
 
 # Alice's wallet is copied (as a cheat would) and the same coins are paid to Carol as well.
 cp -r alice alice-copy
