@@ -25,7 +25,7 @@ fi
 
 # Independent implementations that check our formats (never part of the product).
 venv=.venv-referee
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import eth_account, cbor2, escpos" 2>/dev/null; then
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import eth_account, cbor2, escpos, segno, zxingcpp" 2>/dev/null; then
     echo "setup: creating $venv with the Python referees"
     rm -rf "$venv"
     python3 -m venv "$venv"
