@@ -82,13 +82,13 @@ enum QRBenchmark {
             var shown = 0
             var done = false
             while !done {
-                let bytes = code.nextCode()
+                let matrix = try code.nextMatrix()
                 shown += 1
                 seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 if (seed >> 33) % 5 == 0 { continue }
                 guard
                     let image = VideoFrame.compose(
-                        try QREncoder.encode(bytes), width: 640, height: 480)
+                        matrix, width: 640, height: 480)
                 else { throw BenchmarkFailure("code does not fit a frame") }
                 for event in pipeline.process(image) {
                     if case .payload(let received) = event {

@@ -33,6 +33,28 @@ public enum QREncoder {
                 .encoderFailed,
                 "libqrencode could not encode \(bytes.count) bytes at level \(level)")
         }
+        return matrix(code)
+    }
+
+    /// Encodes text in the densest mix of modes libqrencode finds (numeric, alphanumeric,
+    /// 8-bit segments): uppercase text such as a BC-UR part takes 5.5 bits a character instead
+    /// of 8. The scanner returns the same text. Text with a NUL goes through `encode(_:)`.
+    public static func encode(
+        segmentedText text: String, level: QRErrorCorrection = .medium
+    ) throws(QRError) -> QRMatrix {
+        guard !text.isEmpty, !text.utf8.contains(0) else {
+            return try encode(Array(text.utf8), level: level)
+        }
+        guard let code = QRcode_encodeString(text, 0, level.cLevel, QR_MODE_8, 1) else {
+            throw QRError(
+                .payloadTooLarge,
+                "\(text.utf8.count) characters of text do not fit one QR code at level \(level)")
+        }
+        return matrix(code)
+    }
+
+    /// Copies libqrencode's symbol into a `QRMatrix` and frees it.
+    private static func matrix(_ code: UnsafeMutablePointer<QRcode>) -> QRMatrix {
         defer { QRcode_free(code) }
         let width = Int(code.pointee.width)
         // Each byte carries flags for libqrencode's own use; bit 0 alone means dark.

@@ -1,4 +1,5 @@
 import Fountain
+import QR
 
 /// The frames that show a payload as QR codes: one code when it fits, else a fountain-coded
 /// loop, in Tender's binary frames (denser) or BC-UR (interoperable).
@@ -10,9 +11,9 @@ public struct AnimatedCode: Sendable {
 
     /// Payloads up to this size go in one binary code at level M.
     public static let singleCodeCapacity = 2_331
-    /// UR fragment bytes: two bytewords letters a byte plus the part header still fit one
-    /// byte-mode code at level M (2,331 characters).
-    public static let urFragmentLength = 1_100
+    /// UR fragment bytes: two bytewords letters a byte plus the part header fit one
+    /// alphanumeric-mode code at level M (3,391 characters).
+    public static let urFragmentLength = 1_600
 
     private enum Source: Sendable {
         case single([UInt8])
@@ -49,7 +50,17 @@ public struct AnimatedCode: Sendable {
         }
     }
 
-    /// The next code's bytes (UR parts as uppercase text, which QR stores densely).
+    /// The next code as a QR symbol: binary frames in byte mode, UR parts as uppercase text in
+    /// alphanumeric mode (5.5 bits a character instead of 8).
+    public mutating func nextMatrix(level: QRErrorCorrection = .medium) throws -> QRMatrix {
+        if case .ur = source {
+            return try QREncoder.encode(
+                segmentedText: String(decoding: nextCode(), as: UTF8.self), level: level)
+        }
+        return try QREncoder.encode(nextCode(), level: level)
+    }
+
+    /// The next code's bytes (UR parts as uppercase text).
     public mutating func nextCode() -> [UInt8] {
         switch source {
         case .single(let payload):

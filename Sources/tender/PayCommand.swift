@@ -154,7 +154,7 @@ struct PayCommand: ParsableCommand {
         let deadline = Date().addingTimeInterval(300)
         while Date() < deadline {
             if Date() >= nextFrame {
-                let matrix = try QREncoder.encode(code.nextCode())
+                let matrix = try code.nextMatrix()
                 let screen =
                     "\u{1B}[H\u{1B}[2J" + matrix.terminalText(inverted: dark)
                     + "\nshow this to the payee: frame \(shown % code.frameCount + 1)/\(code.frameCount)\n"

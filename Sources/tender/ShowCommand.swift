@@ -42,7 +42,7 @@ struct ShowCommand: ParsableCommand {
                 let passes = max(1, loops)
                 var clip: [UInt8] = []
                 for _ in 0..<(code.frameCount * passes) {
-                    let matrix = try QREncoder.encode(code.nextCode())
+                    let matrix = try code.nextMatrix()
                     guard let frame = VideoFrame.compose(matrix, width: width, height: height)
                     else {
                         throw NodeError(
@@ -60,7 +60,7 @@ struct ShowCommand: ParsableCommand {
             }
             var shown = 0
             while loops == 0 || shown < code.frameCount * loops {
-                let matrix = try QREncoder.encode(code.nextCode())
+                let matrix = try code.nextMatrix()
                 // Home the cursor and clear: each frame replaces the last in place. Written
                 // unbuffered so each frame appears at once.
                 let screen =

@@ -22,9 +22,9 @@ import Testing
         for _ in 0..<start { _ = code.nextCode() }
         let pipeline = ScanPipeline()
         for shown in 1...(code.frameCount * 6) {
-            let bytes = code.nextCode()
+            let matrix = try code.nextMatrix()
             if drop(shown) { continue }
-            let image = try QREncoder.encode(bytes, level: .medium).rasterize(scale: 2, border: 4)
+            let image = matrix.rasterize(scale: 2, border: 4)
             for event in pipeline.process(image) {
                 if case .payload(let received) = event {
                     #expect(received == payload)
@@ -45,6 +45,24 @@ import Testing
             message, encoding: encoding, fragmentLength: 600, start: 3,
             drop: { _ in generator.next() % 5 == 0 })  // 20 % of frames lost
         #expect(shown > 0)
+    }
+
+    @Test func urPartsUseTheDenserAlphanumericMode() throws {
+        var code = try AnimatedCode(payload: payload(5_000, seed: 9), encoding: .ur)
+        let part = String(decoding: code.nextCode(), as: UTF8.self)
+        #expect(part.hasPrefix("UR:TENDER/"))
+        // A full-size part is too long for byte mode, and fits in alphanumeric mode.
+        #expect(part.utf8.count > QRErrorCorrection.medium.binaryCapacity)
+        #expect(throws: QRError.self) { try QREncoder.encode(Array(part.utf8)) }
+        let dense = try QREncoder.encode(segmentedText: part)
+        #expect(QRScanner().scan(dense.rasterize(scale: 2)) == [Array(part.utf8)])
+        // And a short part takes a smaller symbol than the same text in byte mode.
+        var small = try AnimatedCode(
+            payload: payload(5_000, seed: 9), encoding: .ur, fragmentLength: 300)
+        let short = String(decoding: small.nextCode(), as: UTF8.self)
+        #expect(
+            try QREncoder.encode(segmentedText: short).size
+                < QREncoder.encode(Array(short.utf8)).size)
     }
 
     @Test func aSmallPayloadIsOneCode() throws {
