@@ -115,7 +115,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "FountainTests", dependencies: ["Fountain"], swiftSettings: strict),
         .testTarget(
-            name: "QRTests", dependencies: ["QR", "Fountain"], exclude: ["Referee"],
+            name: "QRTests", dependencies: ["QR", "Fountain", "TenderTestSupport"],
+            exclude: ["Referee"],
             swiftSettings: strict),
         .testTarget(
             name: "ScanningTests",
@@ -123,7 +124,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "QR"], swiftSettings: strict),
         .testTarget(
-            name: "PrintingTests", dependencies: ["Printing", "QR"], exclude: ["Referee"],
+            name: "PrintingTests", dependencies: ["Printing", "QR", "TenderTestSupport"],
+            exclude: ["Referee"],
             swiftSettings: strict),
         .testTarget(
             name: "SystemLibrariesTests",

@@ -1,33 +1,20 @@
 import Foundation
+import TenderTestSupport
 import Testing
 
 /// The Python referee (Referee/referee.py): an independent implementation of Tender's wire
 /// format and EIP-712 signatures on eth-account, eth-hash and cbor2 (DESIGN.md §7). A test
 /// tool, never part of the product.
 enum Referee {
-    /// The package root, three levels above this file (Tests/EndToEndTests/RefereeTests.swift).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let script = RefereePython.packageRoot
+        .appendingPathComponent("Tests/EndToEndTests/Referee/referee.py").path
 
-    static let script = packageRoot.appendingPathComponent("Tests/EndToEndTests/Referee/referee.py")
-        .path
-
-    /// `$TENDER_REFEREE_PYTHON`, else the venv `bash Scripts/setup.sh` creates; nil if neither
-    /// exists.
-    static let python: String? = {
-        let candidates: [String?] = [
-            ProcessInfo.processInfo.environment["TENDER_REFEREE_PYTHON"],
-            packageRoot.appendingPathComponent(".venv-referee/bin/python").path,
-        ]
-        return candidates.compactMap { $0 }.first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }
-    }()
+    static let python = RefereePython.find(importing: "eth_account, cbor2")
 
     /// Without the referee the tests are disabled on a developer machine (run Scripts/setup.sh
     /// to enable them), but in CI (`$CI` set) they run and fail, so a missing referee never
     /// passes silently.
-    static var shouldRun: Bool { python != nil || ProcessInfo.processInfo.environment["CI"] != nil }
+    static var shouldRun: Bool { python != nil || RefereePython.isCI }
 
     /// Runs `referee.py ARGUMENTS` (no shell) in the CLI's scratch directory.
     static func run(_ arguments: [String], in cli: CLI) throws -> CLI.Result {

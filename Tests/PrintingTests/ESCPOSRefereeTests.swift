@@ -1,5 +1,6 @@
 import Foundation
 import QR
+import TenderTestSupport
 import Testing
 
 @testable import Printing
@@ -54,22 +55,10 @@ struct ESCPOSRefereeTests {
 }
 
 enum EscposReferee {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Referee/escpos_referee.py").path
 
-    /// `$TENDER_REFEREE_PYTHON`, else the setup script's venv, if it can import escpos.
-    static let python: String? = {
-        let candidates: [String?] = [
-            ProcessInfo.processInfo.environment["TENDER_REFEREE_PYTHON"],
-            packageRoot.appendingPathComponent(".venv-referee/bin/python").path,
-        ]
-        return candidates.compactMap { $0 }.first { path in
-            guard FileManager.default.isExecutableFile(atPath: path) else { return false }
-            return (try? Tools.run(path, ["-c", "import escpos.printer, PIL"]).status) == 0
-        }
-    }()
+    static let python = RefereePython.find(importing: "escpos.printer, PIL")
 
     static func run(_ arguments: [String], input: Data = Data()) throws -> [UInt8] {
         let lines = try runLines(arguments, input: input)

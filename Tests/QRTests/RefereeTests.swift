@@ -1,4 +1,5 @@
 import Foundation
+import TenderTestSupport
 import Testing
 
 @testable import QR
@@ -38,22 +39,10 @@ struct QRRefereeTests {
 }
 
 enum QRReferee {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Referee/qr_referee.py").path
 
-    /// `$TENDER_REFEREE_PYTHON`, else the setup script's venv, if it has segno and zxing-cpp.
-    static let python: String? = {
-        let candidates: [String?] = [
-            ProcessInfo.processInfo.environment["TENDER_REFEREE_PYTHON"],
-            packageRoot.appendingPathComponent(".venv-referee/bin/python").path,
-        ]
-        return candidates.compactMap { $0 }.first { path in
-            guard FileManager.default.isExecutableFile(atPath: path) else { return false }
-            return (try? Tools.run(path, ["-c", "import segno, zxingcpp, PIL"]).status) == 0
-        }
-    }()
+    static let python = RefereePython.find(importing: "segno, zxingcpp, PIL")
 
     /// Runs the referee; returns its output lines.
     static func run(_ arguments: [String]) throws -> [String] {
