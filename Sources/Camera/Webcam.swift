@@ -28,7 +28,8 @@ public final class Webcam {
         if access(device, R_OK | W_OK) != 0 {
             throw CameraError(
                 .permissionDenied,
-                "no permission to use \(device) (add the user to the 'video' group, or see udev/)")
+                "no permission to use \(device) (add the user to the 'video' group, or install udev/70-tender.rules)"
+            )
         }
         var status = stat()
         guard stat(device, &status) == 0, status.st_mode & S_IFMT == S_IFCHR else {
