@@ -87,7 +87,7 @@ let package = Package(
 
         .testTarget(name: "Secp256k1Tests", dependencies: ["Secp256k1"], swiftSettings: strict),
         .testTarget(
-            name: "CodecsTests", dependencies: ["Codecs"],
+            name: "CodecsTests", dependencies: ["Codecs", "TenderTestSupport"],
             exclude: [
                 "Vectors/README.md", "Vectors/cbor_vectors.py", "Vectors/eip712_vectors.py",
                 "Vectors/keccak_vectors.py",
@@ -100,7 +100,8 @@ let package = Package(
             dependencies: ["Tender", "Codecs", "Secp256k1", "TenderTestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "KeystoreTests", dependencies: ["Keystore", "Codecs", "Secp256k1"],
+            name: "KeystoreTests",
+            dependencies: ["Keystore", "Codecs", "Secp256k1", "TenderTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "WalletStoreTests",
@@ -113,7 +114,9 @@ let package = Package(
             name: "PaymentCodesTests",
             dependencies: ["PaymentCodes", "Tender", "TenderTestSupport"],
             swiftSettings: strict),
-        .testTarget(name: "FountainTests", dependencies: ["Fountain"], swiftSettings: strict),
+        .testTarget(
+            name: "FountainTests", dependencies: ["Fountain", "TenderTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "QRTests", dependencies: ["QR", "Fountain", "TenderTestSupport"],
             exclude: ["Referee"],

@@ -56,8 +56,7 @@ public struct PrivateKey: Sendable {
         var recoveryID: Int32 = 0
         secp256k1_ecdsa_recoverable_signature_serialize_compact(
             verifyingContext, &compact, &recoveryID, &signature)
-        return RecoverableSignature(
-            r: Array(compact[0..<32]), s: Array(compact[32..<64]), recoveryID: UInt8(recoveryID))
+        return RecoverableSignature(compact: compact, recoveryID: UInt8(recoveryID))
     }
 
     /// `(self + tweak) mod n`, the BIP32 child-key step.

@@ -11,8 +11,8 @@ public struct RecoverableSignature: Sendable, Hashable {
     public var r: [UInt8] { Array(compact[0..<32]) }
     public var s: [UInt8] { Array(compact[32..<64]) }
 
-    init(r: [UInt8], s: [UInt8], recoveryID: UInt8) {
-        self.compact = r + s
+    init(compact: [UInt8], recoveryID: UInt8) {
+        self.compact = compact
         self.recoveryID = recoveryID
     }
 
@@ -38,7 +38,7 @@ public struct RecoverableSignature: Sendable, Hashable {
         guard secp256k1_ecdsa_signature_normalize(verifyingContext, nil, &plain) == 0 else {
             throw .nonCanonicalSignature
         }
-        self.init(r: Array(input[0..<32]), s: Array(input[32..<64]), recoveryID: recoveryID)
+        self.init(compact: Array(input[0..<64]), recoveryID: recoveryID)
     }
 
     /// `r ‖ s ‖ (27 + recoveryID)`.

@@ -61,12 +61,11 @@ struct ShowCommand: ParsableCommand {
             var shown = 0
             while loops == 0 || shown < code.frameCount * loops {
                 let matrix = try code.nextMatrix()
-                // Home the cursor and clear: each frame replaces the last in place. Written
-                // unbuffered so each frame appears at once.
-                let screen =
-                    "\u{1B}[H\u{1B}[2J" + matrix.terminalText(inverted: dark)
-                    + "\nframe \(shown % code.frameCount + 1)/\(code.frameCount), \(payload.count) bytes\n"
-                FileHandle.standardOutput.write(Data(screen.utf8))
+                showOnTerminal(
+                    matrix, dark: dark,
+                    caption:
+                        "frame \(shown % code.frameCount + 1)/\(code.frameCount), \(payload.count) bytes"
+                )
                 shown += 1
                 if code.frameCount == 1 && loops == 0 { return }
                 Thread.sleep(forTimeInterval: 1 / max(0.5, fps))
@@ -76,3 +75,11 @@ struct ShowCommand: ParsableCommand {
 }
 
 extension AnimatedCode.Encoding: ExpressibleByArgument {}
+
+/// Replaces the terminal's contents with `matrix` and a caption line: the cursor is homed and
+/// the screen cleared, so an animated loop plays in place. Written unbuffered, so each frame
+/// appears at once.
+func showOnTerminal(_ matrix: QRMatrix, dark: Bool, caption: String) {
+    let screen = "\u{1B}[H\u{1B}[2J" + matrix.terminalText(inverted: dark) + "\n\(caption)\n"
+    FileHandle.standardOutput.write(Data(screen.utf8))
+}

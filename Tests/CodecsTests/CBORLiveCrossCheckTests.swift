@@ -1,17 +1,21 @@
 import Codecs
 import Foundation
+import TenderTestSupport
 import Testing
 
 /// Fresh random values made on the Swift side, encoded here and read back by cbor2 through
 /// `Vectors/cbor_vectors.py --check`: the referee must decode our bytes and re-encode them
 /// (RFC 8949 order) to exactly the same bytes. Skipped only when python3 or cbor2 is missing.
-@Suite(.enabled(if: Python.hasCBOR2, "needs python3 with cbor2"))
+@Suite(
+    .enabled(
+        if: Python.interpreter != nil || RefereePython.isCI,
+        "needs the referee venv with cbor2 (Scripts/setup.sh)"))
 struct CBORLiveCrossCheckTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Vectors/cbor_vectors.py")
 
     @Test func cbor2ReadsOurEncodings() throws {
-        var random = SplitMix64(seed: 0xCB0A)
+        var random = SeededGenerator(seed: 0xCB0A)
         let values = (0..<300).map { _ in Self.randomValue(&random, depth: 0) }
         let encodings = values.map { hex($0.encoded()) }
         let result = try #require(
@@ -34,7 +38,7 @@ struct CBORLiveCrossCheckTests {
         "\u{1F600}",
     ]
 
-    static func randomValue(_ random: inout SplitMix64, depth: Int) -> CBOR {
+    static func randomValue(_ random: inout SeededGenerator, depth: Int) -> CBOR {
         switch Int.random(in: 0..<(depth < 3 ? 14 : 9), using: &random) {
         case 0: return .unsigned(randomInteger(&random))
         case 1: return .negative(randomInteger(&random))
@@ -69,23 +73,23 @@ struct CBORLiveCrossCheckTests {
         }
     }
 
-    static func randomInteger(_ random: inout SplitMix64) -> UInt64 {
+    static func randomInteger(_ random: inout SeededGenerator) -> UInt64 {
         let bits = [4, 5, 8, 9, 16, 17, 32, 33, 64].randomElement(using: &random)!
         let all = bits == 64 ? UInt64.max : (1 << UInt64(bits)) - 1
         return Int.random(in: 0..<5, using: &random) == 0 ? all : random.next() & all
     }
 
-    static func randomBytes(_ random: inout SplitMix64) -> [UInt8] {
+    static func randomBytes(_ random: inout SeededGenerator) -> [UInt8] {
         let count = [0, 1, 5, 23, 24, 40, 300].randomElement(using: &random)!
         return (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
     }
 
-    static func randomText(_ random: inout SplitMix64) -> String {
+    static func randomText(_ random: inout SeededGenerator) -> String {
         let count = [0, 1, 3, 10, 30].randomElement(using: &random)!
         return (0..<count).map { _ in scalars.randomElement(using: &random)! }.joined()
     }
 
-    static func randomFloat(_ random: inout SplitMix64) -> Double {
+    static func randomFloat(_ random: inout SeededGenerator) -> Double {
         switch Int.random(in: 0..<4, using: &random) {
         case 0: return Double(Float(bitPattern: UInt32(truncatingIfNeeded: random.next())))
         case 1: return Double(bitPattern: random.next())
@@ -101,7 +105,7 @@ struct CBORLiveCrossCheckTests {
         }
     }
 
-    static func randomKey(_ random: inout SplitMix64) -> CBOR {
+    static func randomKey(_ random: inout SeededGenerator) -> CBOR {
         switch Int.random(in: 0..<4, using: &random) {
         case 0: return .unsigned(randomInteger(&random))
         case 1: return .negative(randomInteger(&random))
@@ -113,7 +117,8 @@ struct CBORLiveCrossCheckTests {
 
 /// The python3 on PATH, for referee scripts.
 enum Python {
-    static let hasCBOR2: Bool = run(["-c", "import cbor2"], input: "")?.status == 0
+    /// The referee venv's Python (or `$TENDER_REFEREE_PYTHON`), if it has cbor2.
+    static let interpreter = RefereePython.find(importing: "cbor2")
 
     /// Runs python3 with `input` on stdin (through a file, so large outputs cannot deadlock).
     static func run(_ arguments: [String], input: String) -> (status: Int32, output: String)? {
@@ -124,8 +129,9 @@ enum Python {
         let output = Pipe()
         do {
             try Data(input.utf8).write(to: inputFile)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3"] + arguments
+            guard let interpreter else { return nil }
+            process.executableURL = URL(fileURLWithPath: interpreter)
+            process.arguments = arguments
             process.standardInput = try FileHandle(forReadingFrom: inputFile)
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice

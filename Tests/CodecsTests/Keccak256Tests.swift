@@ -1,4 +1,5 @@
 import Codecs
+import TenderTestSupport
 import Testing
 
 @Suite struct Keccak256Tests {
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func streamingInRandomPiecesEqualsOneShot() {
-        var random = SplitMix64(seed: 136)
+        var random = SeededGenerator(seed: 136)
         for length in 0...300 {
             let input = KeccakVectors.input(length: length)
             var hasher = Keccak256()

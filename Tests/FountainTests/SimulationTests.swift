@@ -1,3 +1,4 @@
+import TenderTestSupport
 import Testing
 
 @testable import Fountain

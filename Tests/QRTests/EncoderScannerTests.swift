@@ -1,4 +1,5 @@
 import QR
+import TenderTestSupport
 import Testing
 
 @Suite struct EncoderScannerTests {
@@ -25,14 +26,14 @@ import Testing
 
     @Test(arguments: sizes)
     func binaryPayloadRoundTripsAtLevelM(size: Int) throws {
-        var random = SeededBytes(seed: UInt64(size))
+        var random = SeededGenerator(seed: UInt64(size))
         let payload = random.bytes(size)
         #expect(try scanRoundTrip(payload, scale: size > 1500 ? 3 : 4) == [payload])
     }
 
     @Test(arguments: QRErrorCorrection.allCases)
     func eachLevelHoldsItsCapacityAndRefusesOneMore(level: QRErrorCorrection) throws {
-        var random = SeededBytes(seed: 40)
+        var random = SeededGenerator(seed: 40)
         let full = random.bytes(level.binaryCapacity)
         let matrix = try QREncoder.encode(full, level: level)
         #expect(matrix.size == 177)  // version 40
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func randomNoiseScansToNothing() {
-        var random = SeededBytes(seed: 7)
+        var random = SeededGenerator(seed: 7)
         let noise = GreyImage(width: 640, height: 480, pixels: random.bytes(640 * 480))
         #expect(QRScanner().scan(noise).isEmpty)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import QR
+import TenderTestSupport
 import Testing
 
 /// Interop with independent tools: files we write are read by zbarimg and ImageMagick, and
@@ -11,7 +12,7 @@ import Testing
     ))
 struct ImageMagickTests {
     static let payload: [UInt8] = {
-        var random = SeededBytes(seed: 2026)
+        var random = SeededGenerator(seed: 2026)
         return [0, 0xFF, 0x0A] + random.bytes(197)
     }()
 

@@ -1,10 +1,11 @@
 import QR
+import TenderTestSupport
 import Testing
 
 @Suite struct PNGTests {
     static func sampleImage(width: Int, height: Int, seed: UInt64) -> GreyImage {
         // Gradients, flat areas and noise, so every filter type wins somewhere.
-        var random = SeededBytes(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var image = GreyImage(width: width, height: height)
         for y in 0..<height {
             for x in 0..<width {
@@ -105,7 +106,7 @@ import Testing
     }
 
     @Test func randomBytesAfterTheSignatureNeverCrash() {
-        var random = SeededBytes(seed: 99)
+        var random = SeededGenerator(seed: 99)
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         for length in stride(from: 0, to: 400, by: 7) {
             #expect(throws: QRError.self) { try PNG.decode(signature + random.bytes(length)) }
@@ -115,7 +116,7 @@ import Testing
     /// Random corruption that still passes the CRCs reaches the inflater, the filters and the
     /// converters: every outcome must be an image or a `QRError`, never a crash.
     @Test func corruptedButCRCValidFilesNeverCrash() {
-        var random = SeededBytes(seed: 1234)
+        var random = SeededGenerator(seed: 1234)
         let original = PNG.encode(Self.sampleImage(width: 37, height: 21, seed: 4))
         var failures = 0
         for _ in 0..<400 {

@@ -1,5 +1,6 @@
 import Foundation
 import QR
+import TenderTestSupport
 import Testing
 
 /// The decode-time figures quoted for this module, reproducible on demand:
@@ -10,7 +11,7 @@ import Testing
 struct ScanTimingTests {
     /// A code centred in a 640×480 frame, like a webcam frame.
     static func frame(payloadSize: Int, scale: Int) throws -> (GreyImage, [UInt8]) {
-        var random = SeededBytes(seed: UInt64(payloadSize))
+        var random = SeededGenerator(seed: UInt64(payloadSize))
         let payload = random.bytes(payloadSize)
         let code = try QREncoder.encode(payload).rasterize(scale: scale, border: 4)
         var frame = GreyImage(width: 640, height: 480)

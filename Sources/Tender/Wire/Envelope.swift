@@ -104,11 +104,8 @@ extension ProofBundle {
     )
         throws(ProtocolError) -> ProofBundle
     {
-        do {
-            let tree = try CBOR.decode(bytes, options: .deterministic)
-            return try ProofBundle(wire: WireReader(tree, path: "proof"), limits: limits)
-        } catch let error as ProtocolError { throw error } catch {
-            throw ProtocolError(.malformed("proof is not deterministic CBOR: \(error)"))
+        try WireReader.decodeRoot(bytes, path: "proof") { reader throws(ProtocolError) in
+            try ProofBundle(wire: reader, limits: limits)
         }
     }
 }
@@ -122,11 +119,8 @@ extension SignedTransfer {
     )
         throws(ProtocolError) -> SignedTransfer
     {
-        do {
-            let tree = try CBOR.decode(bytes, options: .deterministic)
-            return try SignedTransfer(wire: WireReader(tree, path: "transfer"), limits: limits)
-        } catch let error as ProtocolError { throw error } catch {
-            throw ProtocolError(.malformed("transfer is not deterministic CBOR: \(error)"))
+        try WireReader.decodeRoot(bytes, path: "transfer") { reader throws(ProtocolError) in
+            try SignedTransfer(wire: reader, limits: limits)
         }
     }
 }

@@ -12,6 +12,18 @@ struct WireReader {
         self.path = path
     }
 
+    /// Decodes `bytes` as deterministic CBOR and reads the root with `build`; CBOR errors become
+    /// `.malformed` naming `path`.
+    static func decodeRoot<T>(
+        _ bytes: [UInt8], path: String, _ build: (WireReader) throws(ProtocolError) -> T
+    ) throws(ProtocolError) -> T {
+        let tree: CBOR
+        do { tree = try CBOR.decode(bytes, options: .deterministic) } catch {
+            throw ProtocolError(.malformed("\(path) is not deterministic CBOR: \(error)"))
+        }
+        return try build(WireReader(tree, path: path))
+    }
+
     func fail(_ what: String) -> ProtocolError { ProtocolError(.malformed("\(path): \(what)")) }
 
     /// A map with exactly these integer keys: unknown keys mean a newer protocol version.

@@ -1,4 +1,5 @@
 import Keystore
+import TenderTestSupport
 import Testing
 
 @Suite struct MnemonicTests {

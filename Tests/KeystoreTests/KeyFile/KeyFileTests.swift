@@ -1,5 +1,6 @@
 import Foundation
 import Secp256k1
+import TenderTestSupport
 import Testing
 
 @testable import Keystore

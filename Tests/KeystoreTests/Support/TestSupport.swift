@@ -22,22 +22,6 @@ func secretBytes(_ key: PrivateKey) -> [UInt8] {
 func ethereumAddress(_ key: PublicKey) -> String {
     "0x" + hex(Keccak256.hash(key.coordinates).suffix(20))
 }
-
-/// SplitMix64: a tiny deterministic generator so salts, nonces and entropy repeat across runs.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d4_9bb1_3311_763f
-        return z ^ (z >> 31)
-    }
-}
-
 /// A fresh directory under the system's temporary directory, removed by `body`'s end.
 func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
     let path = FileManager.default.temporaryDirectory
