@@ -7,4 +7,4 @@ bash Scripts/setup.sh
 export TENDER_REFEREE_PYTHON="$PWD/.venv-referee/bin/python"
 swift build --build-tests
 swift test --skip-build 2>&1 | tee .build/test-output.txt
-TENDER="$PWD/.build/debug/tender" bash Tests/CameraLab/scan-camera.sh
+TENDER="$PWD/.build/debug/tender" bash Tests/CameraLab/camera-tests.sh

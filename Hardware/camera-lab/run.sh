@@ -11,11 +11,17 @@
 #   FEED_FILE=clip.grey SCAN_CMD='tender scan --camera "$CAMERA"' EXPECT='tender:0x…' \
 #       bash Hardware/camera-lab/run.sh
 #
-# FEED_FILE  raw 640x480 8-bit grey frames (fourcc GREY), looped at 59.94 frames/s
-# SCAN_CMD   run by sh in the guest with CAMERA=/dev/video0 and LAB_OUT (a folder that is
-#            $CAMERA_LAB_DIR/out on the host); its stdout must contain EXPECT
+# FEED_FILE  raw 640x480 8-bit grey frames (fourcc GREY), looped at 59.94 frames/s into
+#            the first camera; optional (SCAN_CMD may play its own clips into CAMERA_FEED)
+# SCAN_CMD   run by sh in the guest with CAMERA=/dev/video0, CAMERA_FEED=/dev/video1 (the
+#            output that loops into it) and LAB_OUT (a folder that is $CAMERA_LAB_DIR/out on
+#            the host); its stdout must contain EXPECT
 # EXPECT     the text that means success
+# CAMERAS    1 (default) or 2: a second looped pair, CAMERA2=/dev/video2 fed by
+#            CAMERA2_FEED=/dev/video3, for two parties that scan each other's codes
 # Optional: SCAN_TIMEOUT (60 s), CAMERA_LAB_DIR (./.camera-lab), CAMERA_LAB_TIMEOUT (300 s).
+# Play a clip into a camera from SCAN_CMD with
+#   v4l2-ctl -d "$CAMERA_FEED" --stream-out-mmap --stream-from=CLIP --stream-loop &
 # Last line: "camera-lab: 1 passed, 0 failed" (exit 0) or "camera-lab: 0 passed, 1 failed".
 #
 # Why each vivid setting (the loop only runs when both ends agree): HDMI input and output with
@@ -23,16 +29,21 @@
 # crop/compose/scaler (ccs_*_mode=0), and osd_text_mode=2 (otherwise vivid draws text over the
 # top-left corner of each captured frame, on top of a QR finder pattern).
 set -euo pipefail
-: "${FEED_FILE:?FEED_FILE: a raw 640x480 GREY clip}" "${SCAN_CMD:?SCAN_CMD}" "${EXPECT:?EXPECT}"
+: "${SCAN_CMD:?SCAN_CMD}" "${EXPECT:?EXPECT}"
 lab=$(realpath -m "${CAMERA_LAB_DIR:-$PWD/.camera-lab}")
 scan_timeout=${SCAN_TIMEOUT:-60}
 vm_timeout=${CAMERA_LAB_TIMEOUT:-300}
-feed=$(realpath "$FEED_FILE")
-frame_bytes=$((640 * 480))
-size=$(stat -c %s "$feed")
-if [ "$size" -eq 0 ] || [ $((size % frame_bytes)) -ne 0 ]; then
-    echo "camera-lab: $FEED_FILE is $size bytes, not whole 640x480 grey frames" >&2
-    exit 2
+cameras=${CAMERAS:-1}
+case $cameras in 1 | 2) ;; *) echo "camera-lab: CAMERAS must be 1 or 2" >&2; exit 2 ;; esac
+feed=""
+if [ -n "${FEED_FILE:-}" ]; then
+    feed=$(realpath "$FEED_FILE")
+    frame_bytes=$((640 * 480))
+    size=$(stat -c %s "$feed")
+    if [ "$size" -eq 0 ] || [ $((size % frame_bytes)) -ne 0 ]; then
+        echo "camera-lab: $FEED_FILE is $size bytes, not whole 640x480 grey frames" >&2
+        exit 2
+    fi
 fi
 mkdir -p "$lab"
 
@@ -107,6 +118,7 @@ quote() { printf "'%s'" "$(printf %s "$1" | sed "s/'/'\\\\''/g")"; }
     echo "SCAN_CMD=$(quote "$SCAN_CMD")"
     echo "EXPECT=$(quote "$EXPECT")"
     echo "SCAN_TIMEOUT=$(quote "$scan_timeout")"
+    echo "CAMERAS=$cameras"
 } >"$lab/guest.env"
 cat >"$lab/guest.sh" <<'GUEST'
 #!/bin/sh
@@ -120,22 +132,37 @@ mount -t 9p -o trans=virtio,version=9p2000.L out /mnt/out
 OUT=/mnt/out
 result=1
 stop() { echo $result >$OUT/result; sync; busybox poweroff -f; }
-camera=/dev/video0
-output=/dev/video1
-modprobe vivid n_devs=1 node_types=0x101 vid_cap_nr=0 vid_out_nr=1 num_inputs=1 input_types=0x3 \
-    num_outputs=1 output_types=0x1 ccs_cap_mode=0 ccs_out_mode=0 || { say "vivid did not load"; stop; }
-for node in $camera $output; do
-    v4l2-ctl -d $node --set-dv-bt-timings index=0 >/dev/null || { say "timings refused on $node"; stop; }
+# Instance i: capture /dev/video(2i) looped from output /dev/video(2i+1).
+each() { value=$1; list=$value; i=1; while [ $i -lt "$CAMERAS" ]; do list=$list,$value; i=$((i + 1)); done; echo $list; }
+caps=0; outs=1
+[ "$CAMERAS" = 2 ] && caps=0,2 && outs=1,3
+modprobe vivid n_devs=$CAMERAS node_types=$(each 0x101) vid_cap_nr=$caps vid_out_nr=$outs \
+    num_inputs=$(each 1) input_types=$(each 0x3) num_outputs=$(each 1) output_types=$(each 0x1) \
+    ccs_cap_mode=$(each 0) ccs_out_mode=$(each 0) || { say "vivid did not load"; stop; }
+instance=0
+while [ $instance -lt "$CAMERAS" ]; do
+    camera=/dev/video$((2 * instance))
+    output=/dev/video$((2 * instance + 1))
+    for node in $camera $output; do
+        v4l2-ctl -d $node --set-dv-bt-timings index=0 >/dev/null || { say "timings refused on $node"; stop; }
+    done
+    v4l2-ctl -d $camera --set-fmt-video=width=640,height=480,pixelformat=GREY
+    v4l2-ctl -d $camera -c loop_video=1,osd_text_mode=2 || { say "loop setup failed"; stop; }
+    v4l2-ctl -d $output --set-fmt-video-out=width=640,height=480,pixelformat=GREY
+    instance=$((instance + 1))
 done
-v4l2-ctl -d $camera --set-fmt-video=width=640,height=480,pixelformat=GREY
-v4l2-ctl -d $camera -c loop_video=1,osd_text_mode=2 || { say "loop setup failed"; stop; }
-v4l2-ctl -d $output --set-fmt-video-out=width=640,height=480,pixelformat=GREY
-v4l2-ctl -d $output --stream-out-mmap --stream-from="$FEED" --stream-loop >/run/feeder.log 2>&1 &
-feeder=$!
-waited=0
-until grep -q '>' /run/feeder.log 2>/dev/null || [ $waited -ge 100 ]; do sleep 0.1; waited=$((waited + 1)); done
-say "camera looping the clip"
-export CAMERA=$camera LAB_OUT=$OUT
+export CAMERA=/dev/video0 CAMERA_FEED=/dev/video1
+[ "$CAMERAS" = 2 ] && export CAMERA2=/dev/video2 CAMERA2_FEED=/dev/video3
+feeder=""
+if [ -n "$FEED" ]; then
+    v4l2-ctl -d $CAMERA_FEED --stream-out-mmap --stream-from="$FEED" --stream-loop >/run/feeder.log 2>&1 &
+    feeder=$!
+    waited=0
+    until grep -q '>' /run/feeder.log 2>/dev/null || [ $waited -ge 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+    say "camera looping the clip"
+fi
+say "$CAMERAS camera(s) ready"
+export LAB_OUT=$OUT
 timeout "$SCAN_TIMEOUT" sh -c "$SCAN_CMD" >$OUT/scan.out 2>$OUT/scan.err &
 scanner=$!
 while kill -0 $scanner 2>/dev/null; do
@@ -150,7 +177,7 @@ else
     wait $scanner
     say "scanner ended (status $?) without the expected text"
 fi
-kill $feeder 2>/dev/null
+[ -n "$feeder" ] && kill $feeder 2>/dev/null
 stop
 GUEST
 chmod +x "$lab/guest.sh"

@@ -1,3 +1,4 @@
+import CV4L2
 import CZBar
 import Glibc
 import QR
@@ -10,12 +11,17 @@ public final class Webcam {
     private let video: OpaquePointer
     public let device: String
 
-    /// Opens `device` (e.g. `/dev/video0`), asking for `width`×`height` when given.
+    /// The frame rate the driver granted, frames per second (nil when it does not say).
+    public private(set) var frameRate: Double?
+
+    /// Opens `device` (e.g. `/dev/video0`), asking for `width`×`height` and `frameRate`
+    /// (frames per second) when given; the driver picks the nearest it supports.
     ///
     /// The pixel format is forced to GREY (or `fourcc`): zbar 0.23.92 crashes when it has to
     /// negotiate a format without a window (C-LIBRARIES.md), and grey is what the scanner reads.
     public init(
-        device: String, width: Int? = nil, height: Int? = nil, fourcc: String = "GREY"
+        device: String, width: Int? = nil, height: Int? = nil, frameRate requested: Double? = nil,
+        fourcc: String = "GREY"
     )
         throws(CameraError)
     {
@@ -47,12 +53,41 @@ public final class Webcam {
             zbar_video_destroy(video)
             throw CameraError(.openFailed, "cannot open \(device): \(reason)")
         }
-        guard zbar_video_init(video, fourccCode(fourcc)) == 0, zbar_video_enable(video, 1) == 0
-        else {
+        guard zbar_video_init(video, fourccCode(fourcc)) == 0 else {
             let reason = Self.lastError(video)
             zbar_video_destroy(video)
             throw CameraError(
                 .notAVideoDevice, "\(device) cannot stream \(fourcc) frames: \(reason)")
+        }
+        // The rate is set between format and streaming: some drivers reset it on S_FMT and
+        // refuse S_PARM while streaming.
+        if let requested {
+            guard requested > 0, requested <= 1000 else {
+                zbar_video_destroy(video)
+                throw CameraError(
+                    .openFailed, "a frame rate of \(requested) frames/s is not usable")
+            }
+            let status = tender_v4l2_request_frame_rate(
+                zbar_video_get_fd(video), UInt32((requested * 1000).rounded()), 1000)
+            if status != 0 && status != ENOTSUP {
+                zbar_video_destroy(video)
+                throw CameraError(
+                    .openFailed,
+                    "\(device) refused a frame rate of \(requested) frames/s: \(String(cString: strerror(status)))"
+                )
+            }
+        }
+        var numerator: UInt32 = 0
+        var denominator: UInt32 = 0
+        if tender_v4l2_frame_rate(zbar_video_get_fd(video), &numerator, &denominator) == 0,
+            numerator > 0, denominator > 0
+        {
+            frameRate = Double(numerator) / Double(denominator)
+        }
+        guard zbar_video_enable(video, 1) == 0 else {
+            let reason = Self.lastError(video)
+            zbar_video_destroy(video)
+            throw CameraError(.openFailed, "\(device) would not start streaming: \(reason)")
         }
     }
 
@@ -64,11 +99,20 @@ public final class Webcam {
     public var width: Int { Int(zbar_video_get_width(video)) }
     public var height: Int { Int(zbar_video_get_height(video)) }
 
-    /// The next frame as grey pixels (a copy: zbar reuses its buffers).
-    public func nextFrame() throws(CameraError) -> GreyImage {
+    /// The next frame as grey pixels (a copy: zbar reuses its buffers), or nil when none
+    /// arrives within `timeout` seconds. A camera that is unplugged mid-scan throws `.vanished`.
+    public func nextFrame(timeout: Double = 5) throws(CameraError) -> GreyImage? {
+        // zbar blocks in VIDIOC_DQBUF, which never returns on a stalled camera: wait here.
+        var waiting = pollfd(fd: zbar_video_get_fd(video), events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(max(0, min(timeout, 3600)) * 1000)
+        var ready = poll(&waiting, 1, milliseconds)
+        while ready < 0 && errno == EINTR { ready = poll(&waiting, 1, milliseconds) }
+        if ready == 0 { return nil }
+        if ready < 0 || waiting.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+            throw vanished(because: "the driver ended the stream")
+        }
         guard let image = zbar_video_next_image(video) else {
-            throw CameraError(
-                .vanished, "\(device) stopped delivering frames: \(Self.lastError(video))")
+            throw vanished(because: Self.lastError(video))
         }
         defer { zbar_image_destroy(image) }
         guard let grey = zbar_image_convert(image, fourccCode("Y800")) else {
@@ -82,6 +126,14 @@ public final class Webcam {
         else { throw CameraError(.badStream, "\(device) delivered an empty frame") }
         let bytes = UnsafeRawBufferPointer(start: data, count: width * height)
         return GreyImage(width: width, height: height, pixels: Array(bytes))
+    }
+
+    private func vanished(because reason: String) -> CameraError {
+        let gone = access(device, F_OK) != 0 ? " (its device node is gone: unplugged?)" : ""
+        return CameraError(
+            .vanished,
+            "camera \(device) went away mid-scan\(gone): \(reason); plug it back in and scan again"
+        )
     }
 
     private static func lastError(_ video: OpaquePointer) -> String {

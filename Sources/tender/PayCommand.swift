@@ -41,10 +41,16 @@ struct PayCommand: ParsableCommand {
     var encoding: AnimatedCode.Encoding = .binary
     @Flag(help: "With --qr: a dark terminal.") var dark = false
     @Option(help: "With --qr and no camera: passes of the loop to show.") var loops = 3
+    @Option(help: "With --camera: give up waiting for the receipt after this many seconds.")
+    var timeout: Double = 300
+    @OptionGroup var video: FramesOutOptions
 
     func validate() throws {
         guard out != nil || qr else { throw ValidationError("give --out FILE or --qr") }
         guard camera == nil || qr else { throw ValidationError("--camera goes with --qr") }
+        guard video.framesOut == nil || qr else {
+            throw ValidationError("--frames-out goes with --qr")
+        }
         if let to { _ = try parseAddress(to, option: "--to") }
         if let amount { _ = try parseAmount(amount) }
         if let asset { _ = try parseAddress(asset, option: "--asset") }
@@ -146,12 +152,17 @@ struct PayCommand: ParsableCommand {
     /// the payee's receipt code appears and records it. Returns the payment's state.
     private func showAndAwaitReceipt(_ envelope: [UInt8], wallet: Wallet) throws -> String {
         var code = try AnimatedCode(payload: envelope, encoding: encoding)
+        if video.framesOut != nil {
+            // One pass of the loop as video; a player repeats it (the receiver joins anywhere).
+            var loop = try AnimatedCode(payload: envelope, encoding: encoding)
+            try video.write(try (0..<loop.frameCount).map { _ in try loop.nextMatrix() })
+        }
         let webcam = try camera.map { try Webcam(device: $0) }
         let pipeline = ScanPipeline()
         let frameTime = 0.1
         var shown = 0
         var nextFrame = Date()
-        let deadline = Date().addingTimeInterval(300)
+        let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if Date() >= nextFrame {
                 let matrix = try code.nextMatrix()
@@ -168,7 +179,9 @@ struct PayCommand: ParsableCommand {
                 Thread.sleep(forTimeInterval: frameTime)
                 continue
             }
-            for event in pipeline.process(try webcam.nextFrame()) {
+            // A short wait keeps the terminal loop playing while the camera has nothing.
+            guard let frame = try webcam.nextFrame(timeout: frameTime / 2) else { continue }
+            for event in pipeline.process(frame) {
                 guard case .payload(let bytes) = event else { continue }
                 do {
                     let record = try wallet.recordReceipt(bytes, now: global.clock.now())

@@ -26,6 +26,7 @@ struct ReceiveCommand: ParsableCommand {
     var receiptOut: String?
     @Flag(help: "Show the receipt as a QR code on this terminal.") var qr = false
     @Flag(help: "With --qr: a dark terminal.") var dark = false
+    @OptionGroup var video: FramesOutOptions
 
     func validate() throws {
         if file == nil {
@@ -34,7 +35,11 @@ struct ReceiveCommand: ParsableCommand {
                     "give the payment file, or scan it with --camera, --image or --frames")
             }
             try source.check()
-        } else if source.isGiven {
+        }
+        guard video.framesOut == nil || qr else {
+            throw ValidationError("--frames-out goes with --qr")
+        }
+        if file != nil, source.isGiven {
             throw ValidationError("give a payment file or a scan source, not both")
         }
     }
@@ -59,6 +64,7 @@ struct ReceiveCommand: ParsableCommand {
             if let receiptOut { try FileIO.writeAtomically(received.receipt, to: receiptOut) }
             if qr {
                 let matrix = try QREncoder.encode(received.receipt)
+                try video.write([matrix])
                 print(matrix.terminalText(inverted: dark))
                 print("the payer scans this receipt")
             }

@@ -10,6 +10,8 @@ import Scanning
 struct ScanSource: ParsableArguments {
     @Option(help: "Camera device, e.g. /dev/video0.") var camera: String?
     @Option(help: "Camera resolution WxH (the driver may pick the nearest).") var size: String?
+    @Option(help: "Camera frame rate, frames per second (the driver may pick the nearest).")
+    var fps: Double?
     @Option(parsing: .upToNextOption, help: "PNG or PGM image files.") var image: [String] = []
     @Option(help: "Read raw 8-bit grey frames of this size (WxH) from stdin.") var frames: String?
     @Option(help: "Give up after this many seconds (camera).") var timeout: Double = 60
@@ -57,10 +59,17 @@ struct ScanSource: ParsableArguments {
             }
         } else if let camera {
             let dimensions = try size.map { try Self.size($0, option: "--size") }
-            let webcam = try Webcam(device: camera, width: dimensions?.0, height: dimensions?.1)
+            let webcam = try Webcam(
+                device: camera, width: dimensions?.0, height: dimensions?.1, frameRate: fps)
+            var rate = webcam.frameRate.map { String(format: " at %.2f frames/s", $0) } ?? ""
+            if let fps, webcam.frameRate.map({ abs($0 - fps) > 0.01 }) ?? true {
+                rate += String(format: " (asked %.2f: the nearest the driver offers)", fps)
+            }
+            note("camera \(camera): \(webcam.width)x\(webcam.height)\(rate)")
             let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if let found = handle(pipeline.process(try webcam.nextFrame())) {
+            while case let remaining = deadline.timeIntervalSinceNow, remaining > 0 {
+                guard let frame = try webcam.nextFrame(timeout: min(remaining, 1)) else { continue }
+                if let found = handle(pipeline.process(frame)) {
                     return (found, pipeline.framesScanned)
                 }
             }

@@ -24,12 +24,7 @@ struct ShowCommand: ParsableCommand {
     var fragment: Int?
     @Option(help: "Frames per second on a terminal.") var fps: Double = 10
     @Option(help: "Passes of the loop (0: until interrupted, terminal only).") var loops = 0
-    @Option(name: .customLong("frames-out"), help: "Write raw grey frames to this file.")
-    var framesOut: String?
-    @Option(help: "Frame size WxH for --frames-out.") var size = "640x480"
-    @Option(
-        help: "Video frames each code is held for with --frames-out (6 at 60 fps = 10 codes/s).")
-    var hold = 1
+    @OptionGroup var video: FramesOutOptions
     @Flag(help: "Terminal output for a dark background.") var dark = false
 
     func run() throws {
@@ -37,25 +32,11 @@ struct ShowCommand: ParsableCommand {
             let payload = try FileIO.read(file, limit: Envelope.maxBytes)
             var code = try AnimatedCode(
                 payload: payload, encoding: encoding, fragmentLength: fragment)
-            if let framesOut {
-                let (width, height) = try ScanSource.size(size, option: "--size")
+            if let framesOut = video.framesOut {
                 let passes = max(1, loops)
-                var clip: [UInt8] = []
-                for _ in 0..<(code.frameCount * passes) {
-                    let matrix = try code.nextMatrix()
-                    guard let frame = VideoFrame.compose(matrix, width: width, height: height)
-                    else {
-                        throw NodeError(
-                            .usage(
-                                "a \(matrix.size)-module code does not fit in \(width)x\(height)"))
-                    }
-                    let pixels = frame.pixels
-                    for _ in 0..<max(1, hold) { clip += pixels }
-                }
-                try FileIO.writeAtomically(clip, to: framesOut)
-                print(
-                    "\(code.frameCount * passes * max(1, hold)) frame(s) of \(width)x\(height) written to \(framesOut)"
-                )
+                let codes = try (0..<(code.frameCount * passes)).map { _ in try code.nextMatrix() }
+                let count = try video.write(codes)
+                print("\(count) frame(s) of \(video.size) written to \(framesOut)")
                 return
             }
             var shown = 0

@@ -14,7 +14,7 @@ import Testing
             #expect(error.message.contains("/dev/video-none"))
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-camera")
-        FileManager.default.createFile(atPath: file.path, contents: Data([1, 2, 3]))
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data([1, 2, 3]))
         do {
             _ = try Webcam(device: file.path)
             Issue.record("a regular file opened as a camera")

@@ -148,6 +148,48 @@ import Testing
         #expect(try cli.balance("bob") == (130, 0, 0))
     }
 
+    /// Both screens as video (what the camera lab plays into real cameras): `pay --qr
+    /// --frames-out` writes its loop, `receive --frames … --qr --frames-out` scans it and writes
+    /// the receipt code as a frame, and that frame scanned back is the receipt Alice records.
+    @Test func payAndReceiveWriteTheirCodesAsVideoFrames() throws {
+        let (cli, _, bob) = try pair()
+        let paid = try cli.ok([
+            "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "130", "--qr",
+            "--loops", "1", "--frames-out", cli.path("alice-screen.grey"), "--hold", "2", "--json",
+        ])
+        // The JSON result follows the terminal frames; it has no nested objects.
+        let json = try #require(paid.stdout.range(of: "{\n", options: .backwards))
+        let result = try JSONSerialization.jsonObject(
+            with: Data(paid.stdout[json.lowerBound...].utf8))
+        let requestID = try #require((result as? [String: Any])?["requestId"] as? String)
+        let clip = try cli.bytes("alice-screen.grey")
+        #expect(clip.count % (640 * 480 * 2) == 0 && !clip.isEmpty)
+        try cli.ok([
+            "payments", "export", requestID, "--data-dir", cli.path("alice"), "--out",
+            cli.path("payment"),
+        ])
+        let received = try cli.run(
+            [
+                "receive", "--data-dir", cli.path("bob"), "--frames", "640x480", "--qr",
+                "--frames-out", cli.path("bob-screen.grey"), "--receipt-out", cli.path("receipt"),
+            ], stdin: "alice-screen.grey")
+        #expect(received.status == 0, "\(received.stderr)")
+        #expect(try cli.bytes("bob-screen.grey").count == 640 * 480)
+        let back = try cli.run(
+            ["scan", "--frames", "640x480", "--out", cli.path("scanned-receipt")],
+            stdin: "bob-screen.grey")
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(try cli.bytes("scanned-receipt") == cli.bytes("receipt"))
+        try cli.ok(["receipt", cli.path("scanned-receipt"), "--data-dir", cli.path("alice")])
+        #expect(try cli.balance("alice") == (370, 0, 0))
+        let misplaced = try cli.run([
+            "receive", cli.path("payment"), "--data-dir", cli.path("bob"), "--frames-out",
+            cli.path("x.grey"),
+        ])
+        #expect(misplaced.status == 64)
+        #expect(misplaced.stderr.contains("--frames-out goes with --qr"))
+    }
+
     @Test func scanSaysWhenNothingIsThereAndRefusesTornStreams() throws {
         let cli = try CLI()
         try cli.write([UInt8](repeating: 255, count: 640 * 480 * 2), to: "blank.grey")
