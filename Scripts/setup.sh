@@ -23,11 +23,14 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# Independent implementations that check our formats (never part of the product).
+# Independent implementations that check our formats (never part of the product). The venv
+# is rebuilt whenever Tests/referee-requirements.txt changes (its copy in the venv differs).
 venv=.venv-referee
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import eth_account, cbor2, escpos, segno, zxingcpp" 2>/dev/null; then
+requirements=Tests/referee-requirements.txt
+if [ ! -x "$venv/bin/python" ] || ! cmp -s "$requirements" "$venv/requirements.txt"; then
     echo "setup: creating $venv with the Python referees"
     rm -rf "$venv"
     python3 -m venv "$venv"
-    "$venv/bin/pip" install -q --disable-pip-version-check -r Tests/referee-requirements.txt
+    "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements"
+    cp "$requirements" "$venv/requirements.txt"
 fi

@@ -28,4 +28,26 @@ public enum RefereePython {
     }
 
     public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+
+    /// Runs `script` with `arguments` on `python`: its exit status, standard output and
+    /// standard error (through a file, so a chatty referee cannot fill a pipe and stall).
+    public static func run(
+        _ python: String, script: String, _ arguments: [String]
+    ) throws -> (status: Int32, output: Data, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script] + arguments
+        let errors = FileManager.default.temporaryDirectory
+            .appendingPathComponent("referee-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errors) }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        return (process.terminationStatus, data, text)
+    }
 }
