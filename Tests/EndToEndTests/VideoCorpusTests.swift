@@ -51,7 +51,7 @@ enum FFmpeg {
         let reader = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
         let writer = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
         let logs = ["decode.err", "scan.out", "scan.err"].map(cli.path)
-        for log in logs { FileManager.default.createFile(atPath: log, contents: nil) }
+        for log in logs { _ = FileManager.default.createFile(atPath: log, contents: nil) }
         let handles = try logs.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) }
         defer { for handle in handles { try? handle.close() } }
 
