@@ -138,7 +138,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Tender", "Codecs", "Secp256k1", "Keystore", "WalletStore", "TenderTestSupport",
+                "Tender", "Codecs", "Secp256k1", "Keystore", "WalletStore", "QR",
+                "TenderTestSupport",
             ],
             exclude: ["Referee"], swiftSettings: strict),
     ],

@@ -10,7 +10,8 @@ public struct RawFrameReader {
     public static let maxPixels = 8192 * 8192
 
     public init(handle: FileHandle, width: Int, height: Int) throws(CameraError) {
-        guard width > 0, height > 0, width * height <= Self.maxPixels else {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !overflow, pixels <= Self.maxPixels else {
             throw CameraError(.badStream, "frame size \(width)x\(height) is not a usable size")
         }
         self.handle = handle

@@ -41,37 +41,43 @@ public final class Webcam {
         guard stat(device, &status) == 0, status.st_mode & S_IFMT == S_IFCHR else {
             throw CameraError(.notAVideoDevice, "\(device) is not a video device")
         }
-        guard let created = zbar_video_create() else {
+        if let requested, !(requested > 0 && requested <= 1000) {
+            throw CameraError(.openFailed, "a frame rate of \(requested) frames/s is not usable")
+        }
+        var size: (UInt32, UInt32)?
+        if let width, let height {
+            guard let w = UInt32(exactly: width), let h = UInt32(exactly: height), w > 0, h > 0,
+                width <= 16_384, height <= 16_384
+            else {
+                throw CameraError(.openFailed, "a camera size of \(width)x\(height) is not usable")
+            }
+            size = (w, h)
+        }
+        // The handle stays local until everything succeeded: a throwing init whose stored
+        // properties are all set runs deinit, which would free it a second time.
+        guard let video = zbar_video_create() else {
             throw CameraError(.openFailed, "zbar_video_create failed (out of memory)")
         }
-        video = created
-        if let width, let height {
-            zbar_video_request_size(video, UInt32(width), UInt32(height))
-        }
-        guard zbar_video_open(video, device) == 0 else {
-            let reason = Self.lastError(video)
+        func fail(_ kind: CameraError.Kind, _ message: String) -> CameraError {
             zbar_video_destroy(video)
-            throw CameraError(.openFailed, "cannot open \(device): \(reason)")
+            return CameraError(kind, message)
+        }
+        if let size { zbar_video_request_size(video, size.0, size.1) }
+        guard zbar_video_open(video, device) == 0 else {
+            throw fail(.openFailed, "cannot open \(device): \(Self.lastError(video))")
         }
         guard zbar_video_init(video, fourccCode(fourcc)) == 0 else {
-            let reason = Self.lastError(video)
-            zbar_video_destroy(video)
-            throw CameraError(
-                .notAVideoDevice, "\(device) cannot stream \(fourcc) frames: \(reason)")
+            throw fail(
+                .notAVideoDevice,
+                "\(device) cannot stream \(fourcc) frames: \(Self.lastError(video))")
         }
         // The rate is set between format and streaming: some drivers reset it on S_FMT and
         // refuse S_PARM while streaming.
         if let requested {
-            guard requested > 0, requested <= 1000 else {
-                zbar_video_destroy(video)
-                throw CameraError(
-                    .openFailed, "a frame rate of \(requested) frames/s is not usable")
-            }
             let status = tender_v4l2_request_frame_rate(
                 zbar_video_get_fd(video), UInt32((requested * 1000).rounded()), 1000)
             if status != 0 && status != ENOTSUP {
-                zbar_video_destroy(video)
-                throw CameraError(
+                throw fail(
                     .openFailed,
                     "\(device) refused a frame rate of \(requested) frames/s: \(String(cString: strerror(status)))"
                 )
@@ -85,10 +91,10 @@ public final class Webcam {
             frameRate = Double(numerator) / Double(denominator)
         }
         guard zbar_video_enable(video, 1) == 0 else {
-            let reason = Self.lastError(video)
-            zbar_video_destroy(video)
-            throw CameraError(.openFailed, "\(device) would not start streaming: \(reason)")
+            throw fail(
+                .openFailed, "\(device) would not start streaming: \(Self.lastError(video))")
         }
+        self.video = video
     }
 
     deinit {

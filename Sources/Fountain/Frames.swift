@@ -30,7 +30,9 @@ public enum FrameFormat {
     public static let qrBinaryCapacityLevelM = 2_331
     /// A fragment length that makes each frame exactly fill a level-M QR code: 2,310 bytes.
     public static let defaultFragmentLength = qrBinaryCapacityLevelM - headerLength
-    public static let maxFrameCount = Int(UInt16.max)
+    /// Most frames a message may take: what a decoder accepts (`FountainLimits.standard`),
+    /// so an encoder never makes a loop no receiver would assemble.
+    public static let maxFrameCount = FountainLimits.standard.maxFragmentCount
 }
 
 /// Produces the frames of one message, forever (a fountain: frames after `frameCount` are
@@ -41,7 +43,7 @@ public struct FrameEncoder: Sendable {
     /// - Parameter fragmentLength: most payload bytes per frame; the message is split into
     ///   `ceil(count / fragmentLength)` fragments of even length.
     /// - Throws: `.invalidArgument` for an empty message or a fragment length below 1,
-    ///   `.messageTooLarge` when that needs more than 65,535 frames.
+    ///   `.messageTooLarge` when that needs more than `FrameFormat.maxFrameCount` frames.
     public init(
         message: [UInt8], fragmentLength: Int = FrameFormat.defaultFragmentLength
     )

@@ -113,8 +113,11 @@ public enum TenderURI {
             throw PaymentCodeError(.wrongScheme, field: "scheme", "does not start with 'tender:'")
         }
         guard let question = rest.firstIndex(of: "?") else {
+            let field = rest.isEmpty ? "address" : "chain"
             throw PaymentCodeError(
-                .missingField, field: "amount", "no '?' and no parameters after the address")
+                .missingField, field: field,
+                rest.isEmpty
+                    ? "no address after 'tender:'" : "no '?' and no parameters after the address")
         }
         let payee = try address(rest[..<question], field: "address")
         var fields: [String: Substring] = [:]

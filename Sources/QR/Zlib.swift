@@ -121,6 +121,9 @@ final class Inflater {
             // zlib's own wording for a failed Adler-32 is "incorrect data check".
             let kind: QRError.Kind = reason.contains("data check") ? .badChecksum : .malformed
             throw QRError(kind, "PNG image data is not a valid zlib stream: \(reason)")
+        case Z_NEED_DICT:
+            throw QRError(
+                .malformed, "PNG image data is a zlib stream that needs a preset dictionary")
         default:
             throw QRError(.malformed, "zlib inflate failed with status \(status)")
         }

@@ -26,6 +26,13 @@ public struct AnimatedCode: Sendable {
     /// `fragmentLength` trades frames per loop against code density (smaller codes scan
     /// faster from a screen); the defaults fill a version-40 code at level M.
     public init(payload: [UInt8], encoding: Encoding, fragmentLength: Int? = nil) throws {
+        let limits = Self.fragmentLengths(encoding)
+        if let fragmentLength, !limits.contains(fragmentLength) {
+            throw FountainError(
+                .invalidArgument,
+                "a fragment of \(fragmentLength) bytes does not work for \(encoding.rawValue) codes: use \(limits.lowerBound)…\(limits.upperBound)"
+            )
+        }
         switch encoding {
         case .binary where payload.count <= Self.singleCodeCapacity && fragmentLength == nil:
             source = .single(payload)
@@ -36,8 +43,24 @@ public struct AnimatedCode: Sendable {
                     fragmentLength: fragmentLength ?? FrameFormat.defaultFragmentLength))
         case .ur:
             let ur = try UR(type: ScanAssembler.urType, cbor: payload)
-            source = .ur(
-                UREncoder(ur: ur, maxFragmentLength: fragmentLength ?? Self.urFragmentLength))
+            let encoder = UREncoder(
+                ur: ur, maxFragmentLength: fragmentLength ?? Self.urFragmentLength)
+            guard encoder.seqLen <= FountainLimits.standard.maxFragmentCount else {
+                throw FountainError(
+                    .messageTooLarge,
+                    "\(payload.count) bytes need \(encoder.seqLen) parts; at most \(FountainLimits.standard.maxFragmentCount)"
+                )
+            }
+            source = .ur(encoder)
+        }
+    }
+
+    /// Fragment lengths that make one QR code at level M: binary frames up to a full
+    /// byte-mode code; UR parts from BC-UR's minimum of 10 up to a full alphanumeric code.
+    public static func fragmentLengths(_ encoding: Encoding) -> ClosedRange<Int> {
+        switch encoding {
+        case .binary: 1...FrameFormat.defaultFragmentLength
+        case .ur: 10...urFragmentLength
         }
     }
 

@@ -8,6 +8,9 @@ public enum ScanEvent: Equatable, Sendable {
     case progress(encoding: AnimatedEncoding, recovered: Int, total: Int)
     /// A code that was read but refused (corrupt part, another sequence, …), with the reason.
     case rejected(String)
+    /// Another sequence kept arriving while the unfinished one made no progress (the sender
+    /// restarted): the unfinished one was dropped for it.
+    case restarted(encoding: AnimatedEncoding)
 }
 
 public enum AnimatedEncoding: String, Sendable {
@@ -30,6 +33,10 @@ public struct ScanAssembler: Sendable {
     /// The last progress reported: repeats of a looped sequence add nothing worth saying.
     private var lastProgress: ScanEvent?
     private var delivered: Set<[UInt8]> = []
+    /// Codes of another sequence in a row, with none of the current one in between.
+    private var foreignInARow = 0
+    /// That many in a row mean the sender moved on: a stray code alone never does.
+    public static let codesToSwitchSequence = 3
 
     public init() {}
 
@@ -37,7 +44,12 @@ public struct ScanAssembler: Sendable {
     public mutating func consume(_ code: [UInt8]) -> [ScanEvent] {
         guard code != lastCode else { return [] }  // the same code in consecutive frames
         lastCode = code
-        if code.starts(with: FrameFormat.magic) { return consumeFrame(code) }
+        // "TF" alone is no frame ("TFL journey planner"): the version byte must match too.
+        if code.count > FrameFormat.headerLength, code.starts(with: FrameFormat.magic),
+            code[FrameFormat.magic.count] == FrameFormat.version
+        {
+            return consumeFrame(code)
+        }
         if let text = String(validating: code, as: UTF8.self), text.lowercased().hasPrefix("ur:") {
             return consumeUR(text)
         }
@@ -47,6 +59,7 @@ public struct ScanAssembler: Sendable {
     private mutating func consumeFrame(_ frame: [UInt8]) -> [ScanEvent] {
         do {
             let progress = try frames.receive(frame)
+            foreignInARow = 0
             if let message = progress.complete {
                 frames = FrameDecoder()
                 return deliver(message)
@@ -55,12 +68,28 @@ public struct ScanAssembler: Sendable {
                 .progress(
                     encoding: .binaryFrames, recovered: progress.usefulPartCount,
                     total: progress.expectedFrameCount ?? 0))
-        } catch { return [.rejected("binary frame: \(error)")] }
+        } catch {
+            if error.kind == .mixedSequence, switchSequence() {
+                frames = FrameDecoder()
+                return [.restarted(encoding: .binaryFrames)] + consumeFrame(frame)
+            }
+            return [.rejected("binary frame: \(error)")]
+        }
+    }
+
+    /// Counts a code of another sequence; true when enough came in a row to switch to it.
+    private mutating func switchSequence() -> Bool {
+        foreignInARow += 1
+        guard foreignInARow >= Self.codesToSwitchSequence else { return false }
+        foreignInARow = 0
+        lastProgress = nil
+        return true
     }
 
     private mutating func consumeUR(_ text: String) -> [ScanEvent] {
         do {
             let progress = try ur.receive(text)
+            foreignInARow = 0
             if let complete = progress.complete {
                 ur = URDecoder()
                 guard complete.type == Self.urType else {
@@ -72,7 +101,13 @@ public struct ScanAssembler: Sendable {
                 .progress(
                     encoding: .ur, recovered: progress.usefulPartCount,
                     total: progress.expectedPartCount ?? 0))
-        } catch { return [.rejected("UR part: \(error)")] }
+        } catch {
+            if error.kind == .mixedSequence, switchSequence() {
+                ur = URDecoder()
+                return [.restarted(encoding: .ur)] + consumeUR(text)
+            }
+            return [.rejected("UR part: \(error)")]
+        }
     }
 
     private mutating func report(_ progress: ScanEvent) -> [ScanEvent] {

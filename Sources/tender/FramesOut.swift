@@ -16,14 +16,37 @@ struct FramesOutOptions: ParsableArguments {
         help: "Video frames each code is held for with --frames-out (6 at 60 fps = 10 codes/s).")
     var hold = 1
 
+    /// The largest clip written in one go (it is built in memory, then written atomically).
+    static let maxClipBytes = 1 << 30
+
+    func validate() throws {
+        guard (1...600).contains(hold) else { throw ValidationError("--hold must be 1…600") }
+        if framesOut != nil { _ = try ScanSource.size(size, option: "--frame-size") }
+    }
+
     /// Writes one frame per code, each repeated `hold` times; returns the frame count.
     @discardableResult
     func write(_ codes: [QRMatrix]) throws -> Int {
-        guard let framesOut else { return 0 }
+        guard let framesOut, let clip = try render(codes) else { return 0 }
+        try FileIO.writeAtomically(clip, to: framesOut)
+        return codes.count * max(1, hold)
+    }
+
+    /// The frames `write` would write (nil without --frames-out), built in memory.
+    func render(_ codes: [QRMatrix]) throws -> [UInt8]? {
+        guard framesOut != nil else { return nil }
         let (width, height) = try ScanSource.size(size, option: "--frame-size")
         let repeats = max(1, hold)
+        let frames = codes.count.multipliedReportingOverflow(by: repeats)
+        let bytes = frames.partialValue.multipliedReportingOverflow(by: width * height)
+        guard !frames.overflow, !bytes.overflow, bytes.partialValue <= Self.maxClipBytes else {
+            throw NodeError(
+                .usage(
+                    "\(codes.count) code(s) × \(repeats) × \(width)x\(height) is more than \(Self.maxClipBytes >> 20) MiB of frames: use fewer loops, a smaller --hold or --frame-size"
+                ))
+        }
         var clip: [UInt8] = []
-        clip.reserveCapacity(codes.count * repeats * width * height)
+        clip.reserveCapacity(bytes.partialValue)
         for matrix in codes {
             guard let frame = VideoFrame.compose(matrix, width: width, height: height) else {
                 throw NodeError(
@@ -31,7 +54,6 @@ struct FramesOutOptions: ParsableArguments {
             }
             for _ in 0..<repeats { clip += frame.pixels }
         }
-        try FileIO.writeAtomically(clip, to: framesOut)
-        return codes.count * repeats
+        return clip
     }
 }

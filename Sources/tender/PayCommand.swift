@@ -51,6 +51,12 @@ struct PayCommand: ParsableCommand {
         guard video.framesOut == nil || qr else {
             throw ValidationError("--frames-out goes with --qr")
         }
+        if request != nil {
+            for (given, option) in [(to, "--to"), (asset, "--asset"), (requestID, "--request-id")]
+            where given != nil {
+                throw ValidationError("\(option) comes from the scanned code: drop it or --request")
+            }
+        }
         if let to { _ = try parseAddress(to, option: "--to") }
         if let amount { _ = try parseAmount(amount) }
         if let asset { _ = try parseAddress(asset, option: "--asset") }
@@ -84,6 +90,10 @@ struct PayCommand: ParsableCommand {
         }
         switch code {
         case .request(let terms):
+            guard amount == nil, memo.isEmpty else {
+                throw ValidationError(
+                    "the request fixes the amount and memo: drop --amount and --memo")
+            }
             guard terms.domain == domain else {
                 throw NodeError(
                     .rejected(ProtocolError(.wrongDomain(expected: domain, actual: terms.domain))))
@@ -113,19 +123,39 @@ struct PayCommand: ParsableCommand {
             var generator = SystemRandomNumberGenerator()
             let id = terms.id ?? .random(using: &generator)
             let key = try global.keys.walletKey()
+            // What can fail before the payment leaves fails before it is prepared (camera) or
+            // while it is still only prepared (its codes), and then nothing is spent.
+            let webcam = try camera.map { try Webcam(device: $0) }
             let (plan, envelope) = try wallet.preparePayment(
                 to: terms.payee, amount: terms.amount, asset: terms.asset, memo: terms.memo,
                 requestID: id, key: key, now: now)
             CrashPoint.payPrepared.hit()
+            var loop: AnimatedCode?
+            var clip: [UInt8]?
+            if qr {
+                do {
+                    var code = try AnimatedCode(payload: envelope, encoding: encoding)
+                    loop = code
+                    // One pass as video; a player repeats it (the receiver joins anywhere).
+                    clip = try video.render(
+                        try (0..<code.frameCount).map { _ in try code.nextMatrix() })
+                } catch {
+                    _ = try? wallet.store.advance(payment: id, by: .cancel, now: now)
+                    throw error
+                }
+            }
             // Marked handed over before the file exists: a payment that may be on disk (and so
             // may reach the payee) must never be cancellable. A crash before the write leaves a
             // pending payment that `payments export` writes again, byte for byte.
             try wallet.handedOver(id, now: now)
             CrashPoint.payHandedOver.hit()
             if let out { try FileIO.writeAtomically(envelope, to: out) }
+            if let clip, let framesOut = video.framesOut {
+                try FileIO.writeAtomically(clip, to: framesOut)
+            }
             var state = "pending"
-            if qr {
-                state = try showAndAwaitReceipt(envelope, wallet: wallet)
+            if var loop {
+                state = try showAndAwaitReceipt(&loop, id: id, webcam: webcam, wallet: wallet)
             }
             if output.json {
                 var result: [String: Any] = [
@@ -149,15 +179,10 @@ struct PayCommand: ParsableCommand {
     }
 
     /// Plays the payment's codes on the terminal; with a camera, scans between frames until
-    /// the payee's receipt code appears and records it. Returns the payment's state.
-    private func showAndAwaitReceipt(_ envelope: [UInt8], wallet: Wallet) throws -> String {
-        var code = try AnimatedCode(payload: envelope, encoding: encoding)
-        if video.framesOut != nil {
-            // One pass of the loop as video; a player repeats it (the receiver joins anywhere).
-            var loop = try AnimatedCode(payload: envelope, encoding: encoding)
-            try video.write(try (0..<loop.frameCount).map { _ in try loop.nextMatrix() })
-        }
-        let webcam = try camera.map { try Webcam(device: $0) }
+    /// the payee's receipt code for request `id` appears and records it. Returns the state.
+    private func showAndAwaitReceipt(
+        _ code: inout AnimatedCode, id: Bytes32, webcam: Webcam?, wallet: Wallet
+    ) throws -> String {
         let pipeline = ScanPipeline()
         let frameTime = 0.1
         var shown = 0
@@ -183,6 +208,14 @@ struct PayCommand: ParsableCommand {
             guard let frame = try webcam.nextFrame(timeout: frameTime / 2) else { continue }
             for event in pipeline.process(frame) {
                 guard case .payload(let bytes) = event else { continue }
+                // A receipt still on the payee's screen from an earlier payment is not this one's.
+                if case .receipt(let signed)? = (try? wallet.decode(bytes))?.message,
+                    signed.receipt.requestID != id
+                {
+                    note(
+                        "that receipt is for request \(signed.receipt.requestID.hex), not this one")
+                    continue
+                }
                 do {
                     let record = try wallet.recordReceipt(bytes, now: global.clock.now())
                     return record.state.rawValue

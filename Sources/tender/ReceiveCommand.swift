@@ -50,7 +50,13 @@ struct ReceiveCommand: ParsableCommand {
             if let file {
                 bytes = try FileIO.read(file, limit: Envelope.maxBytes)
             } else {
-                let (found, framesScanned) = try source.firstPayload()
+                // A request or pay-me code in view is not the payment: keep scanning past it.
+                let (found, framesScanned) = try source.firstPayload { bytes in
+                    guard case .tenderPayload = ScannedCode.recognize(bytes) else {
+                        return "\(ScannedCode.recognize(bytes).explanation) Not a payment."
+                    }
+                    return nil
+                }
                 guard let found else {
                     note("tender: no payment code found (\(framesScanned) frame(s) scanned)")
                     throw ExitCode(66)

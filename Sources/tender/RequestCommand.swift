@@ -70,6 +70,13 @@ struct RequestCommand: ParsableCommand {
     @Option(help: "The stall's name, printed above the code.") var name = ""
     @Flag(help: "Terminal output for a dark background.") var dark = false
 
+    func validate() throws {
+        // Ten years: a request is for a sale, and the sum with the clock must not overflow.
+        guard (1...315_360_000).contains(expiresIn) else {
+            throw ValidationError("--expires-in must be 1…315360000 seconds (ten years)")
+        }
+    }
+
     func run() throws {
         try guarded {
             let value = try parseAmount(amount)

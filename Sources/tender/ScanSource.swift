@@ -25,9 +25,12 @@ struct ScanSource: ParsableArguments {
         }
     }
 
-    /// Scans until one whole payload arrives (an animated sequence is assembled first);
-    /// progress and refused codes go to stderr. nil when the source ends or times out first.
-    func firstPayload() throws -> (payload: [UInt8]?, framesScanned: Int) {
+    /// Scans until one whole payload arrives (an animated sequence is assembled first) that
+    /// `skip` has no objection to (it returns why a payload is not wanted, or nil); progress,
+    /// refused and skipped codes go to stderr. nil when the source ends or times out first.
+    func firstPayload(
+        skip: ([UInt8]) -> String? = { _ in nil }
+    ) throws -> (payload: [UInt8]?, framesScanned: Int) {
         let pipeline = ScanPipeline()
         func handle(_ events: [ScanEvent]) -> [UInt8]? {
             for event in events {
@@ -36,8 +39,11 @@ struct ScanSource: ParsableArguments {
                     note("animated code (\(encoding.rawValue)): \(recovered)/\(total) fragments")
                 case .rejected(let why):
                     note("skipped a code: \(why)")
+                case .restarted(let encoding):
+                    note("a new animated code (\(encoding.rawValue)) replaced the unfinished one")
                 case .payload(let bytes):
-                    return bytes
+                    guard let why = skip(bytes) else { return bytes }
+                    note("skipped a code: \(why)")
                 }
             }
             return nil
@@ -85,10 +91,15 @@ struct ScanSource: ParsableArguments {
     }
 
     static func size(_ text: String, option: String) throws -> (Int, Int) {
-        let parts = text.lowercased().split(separator: "x")
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0,
             height > 0
         else { throw ValidationError("\(option) must be WIDTHxHEIGHT, e.g. 640x480") }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= RawFrameReader.maxPixels else {
+            throw ValidationError(
+                "\(option) \(text) is too large (at most \(RawFrameReader.maxPixels) pixels)")
+        }
         return (width, height)
     }
 }

@@ -27,6 +27,15 @@ struct ShowCommand: ParsableCommand {
     @OptionGroup var video: FramesOutOptions
     @Flag(help: "Terminal output for a dark background.") var dark = false
 
+    func validate() throws {
+        let lengths = AnimatedCode.fragmentLengths(encoding)
+        if let fragment, !lengths.contains(fragment) {
+            throw ValidationError(
+                "--fragment must be \(lengths.lowerBound)…\(lengths.upperBound) for \(encoding.rawValue) codes"
+            )
+        }
+    }
+
     func run() throws {
         try guarded {
             let payload = try FileIO.read(file, limit: Envelope.maxBytes)

@@ -4,7 +4,8 @@
 #     with a frame rate asked for and the granted one reported;
 #  2. two-sided QR payment: Alice's `pay --qr --camera` plays the payment into Bob's camera,
 #     Bob's `receive --camera --qr` accepts it and shows the receipt into Alice's camera, and
-#     Alice's node records it (payment spent, change spendable) while her loop plays;
+#     Alice's node records it (payment spent, change spendable) while her loop plays; an
+#     earlier payment's receipt left on Bob's screen is not taken for this one;
 #  3. the camera vanishes mid-scan (vivid's simulated unplug): a clear error, exit 74;
 #  4. a webcam-type camera grants the frame rates asked for (15, 30) and the scan reports them.
 #   TENDER=.build/debug/tender bash Tests/CameraLab/camera-tests.sh
@@ -30,6 +31,10 @@ bob=$("$tender" address --data-dir "$work/bob")
 # frames = 10 codes a second.
 "$tender" pay --data-dir "$work/alice" --to "$bob" --amount 100 --out "$work/payment" >/dev/null
 "$tender" show "$work/payment" --fragment 300 --hold 6 --frames-out "$work/clip.grey" >/dev/null
+# Bob's receipt for that payment, as a screen: in test 2 it is still on show when Alice pays
+# again, and must not be taken for the new payment's receipt.
+"$tender" receive "$work/payment" --data-dir "$work/bob" --receipt-out "$work/old-receipt" >/dev/null
+"$tender" show "$work/old-receipt" --frames-out "$work/old-receipt.grey" >/dev/null
 
 lab=${CAMERA_LAB_DIR:-$PWD/.camera-lab}
 guest_env="TENDER='$tender' WORK='$work' BOB='$bob' TENDER_PASSPHRASE_FILE='$work/passphrase'"

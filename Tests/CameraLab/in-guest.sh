@@ -43,6 +43,16 @@ if [ $received -eq 0 ] && grep -q '"amount" : "130"' "$LAB_OUT/receive.out"; the
 else
     fail "two-sided: Bob's receive failed ($received): $(tail -n 2 "$LAB_OUT/receive.err")"
 fi
+# First the receipt of Alice's earlier payment (test 1's), still on Bob's screen.
+stale=$(play "$WORK/old-receipt.grey" "$CAMERA_FEED")
+waited=0
+until grep -q "not this one" "$LAB_OUT/pay.err" 2>/dev/null || [ $waited -ge 300 ]; do sleep 0.1; waited=$((waited + 1)); done
+kill "$stale"
+if grep -q "that receipt is for request .*, not this one" "$LAB_OUT/pay.err" && kill -0 $alice 2>/dev/null; then
+    pass "two-sided: an earlier payment's receipt on Bob's screen was not taken for this one"
+else
+    fail "two-sided: the stale receipt: $(tail -n 2 "$LAB_OUT/pay.err")"
+fi
 to_alice=$(play "$LAB_OUT/bob-screen.grey" "$CAMERA_FEED")
 wait $alice
 paid=$?
@@ -52,8 +62,9 @@ if [ $paid -eq 0 ] && grep -q '"state" : "spent"' "$LAB_OUT/pay.out"; then
 else
     fail "two-sided: Alice's pay ended $paid: $(grep -v '^.\[H' "$LAB_OUT/pay.out" | tail -n 3) $(tail -n 2 "$LAB_OUT/pay.err")"
 fi
-# Alice had 4 coins of 100: test 1 holds one (pending), this payment spent two and its change
-# of 70 is spendable now that the receipt is in: 100 + 70.
+# Alice had 4 coins of 100: test 1 holds one (pending: its receipt was only ever on screen
+# here, not recorded), this payment spent two and its change of 70 is spendable now that the
+# receipt is in: 100 + 70.
 "$TENDER" balance --data-dir "$WORK/alice" --json >"$LAB_OUT/alice-balance.out"
 if grep -q '"spendable" : "170"' "$LAB_OUT/alice-balance.out"; then
     pass "two-sided: Alice's change is spendable (170)"

@@ -23,6 +23,29 @@ import Testing
         }
     }
 
+    /// A character device that is no camera fails to open with zbar's reason, and nothing
+    /// is freed twice (the handle is only kept once the camera streams).
+    @Test func aDeviceThatIsNoCameraFailsCleanly() {
+        do {
+            _ = try Webcam(device: "/dev/null", width: 640, height: 480, frameRate: 30)
+            Issue.record("/dev/null opened as a camera")
+        } catch {
+            #expect(error.kind == .openFailed)
+            #expect(error.message.contains("cannot open /dev/null"))
+        }
+        for (width, height, rate) in [(5_000_000_000, 1, 30.0), (640, 480, 0), (640, 480, .nan)] {
+            #expect(throws: CameraError.self) {
+                try Webcam(device: "/dev/null", width: width, height: height, frameRate: rate)
+            }
+        }
+    }
+
+    @Test func hugeRawFrameSizesAreRefusedNotOverflowed() {
+        #expect(throws: CameraError.self) {
+            try RawFrameReader(handle: .standardInput, width: 1 << 32, height: 1 << 32)
+        }
+    }
+
     @Test func fourccCodesAreLittleEndian() {
         #expect(fourccCode("GREY") == 0x5945_5247)
         #expect(fourccCode("Y800") == 0x3030_3859)

@@ -1,4 +1,5 @@
 import Foundation
+import QR
 import Testing
 
 /// QR paths through the real CLI: codes rendered by `tender`, read back from real pixels.
@@ -188,6 +189,68 @@ import Testing
         ])
         #expect(misplaced.status == 64)
         #expect(misplaced.stderr.contains("--frames-out goes with --qr"))
+    }
+
+    /// What fails before the payment could leave (no camera, codes that do not fit the frame
+    /// size, options that contradict the scanned request) spends nothing.
+    @Test func payWithQRSpendsNothingWhenItCannotShowOrScan() throws {
+        let (cli, _, bob) = try pair()
+        let before = try cli.balance("alice")
+        let noCamera = try cli.run([
+            "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "10", "--qr",
+            "--camera", "/dev/video-none",
+        ])
+        #expect(noCamera.status == 66)
+        #expect(noCamera.stderr.contains("no camera at /dev/video-none"))
+        let tooSmall = try cli.run([
+            "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "10", "--qr",
+            "--frames-out", cli.path("x.grey"), "--frame-size", "40x40",
+        ])
+        #expect(tooSmall.status == 64)
+        #expect(tooSmall.stderr.contains("does not fit in 40x40"))
+        #expect(!FileManager.default.fileExists(atPath: cli.path("x.grey")))
+        #expect(try cli.balance("alice") == before)
+        #expect(
+            try cli.ok(["history", "--data-dir", cli.path("alice")]).stdout.contains("cancelled"))
+
+        let request =
+            try cli.ok([
+                "request", "--data-dir", cli.path("bob"), "--amount", "50", "--qr", "png", "--out",
+                cli.path("request.png"), "--json",
+            ]).json["uri"] as? String
+        let uri = try #require(request)
+        for extra in [
+            ["--to", bob], ["--amount", "1"], ["--request-id", "00"], ["--memo", "hi"],
+        ] {
+            let refused = try cli.run(
+                ["pay", "--data-dir", cli.path("alice"), "--request", uri, "--out", cli.path("p")]
+                    + extra)
+            #expect(refused.status == 64, "\(extra)")
+        }
+        #expect(try cli.balance("alice") == before)
+    }
+
+    /// The payee's camera sees its own request code before the payer's payment: receive
+    /// skips what is not a payment (saying what it was) and takes the payment.
+    @Test func receiveScansPastCodesThatAreNotPayments() throws {
+        let (cli, _, bob) = try pair()
+        try cli.ok([
+            "request", "--data-dir", cli.path("bob"), "--amount", "40", "--qr", "png", "--out",
+            cli.path("request.png"),
+        ])
+        try cli.ok([
+            "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "40", "--out",
+            cli.path("payment"),
+        ])
+        let code = try QREncoder.encode(try cli.bytes("payment")).rasterize(scale: 4, border: 4)
+        try cli.write(PNG.encode(code), to: "payment.png")
+        let received = try cli.run([
+            "receive", "--data-dir", cli.path("bob"), "--image", cli.path("request.png"),
+            cli.path("payment.png"),
+        ])
+        #expect(received.status == 0, "\(received.stderr)")
+        #expect(received.stderr.contains("skipped a code: Tender payment request"))
+        #expect(received.stdout.contains("Received 40"))
     }
 
     @Test func scanSaysWhenNothingIsThereAndRefusesTornStreams() throws {

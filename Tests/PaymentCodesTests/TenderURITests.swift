@@ -96,7 +96,8 @@ import Testing
 
         let cases: [(String, PaymentCodeError.Kind, String)] = [
             ("bitcoin" + uri.dropFirst(6), .wrongScheme, "scheme"),
-            (String(uri.prefix { $0 != "?" }), .missingField, "amount"),
+            (String(uri.prefix { $0 != "?" }), .missingField, "chain"),
+            ("tender:", .missingField, "address"),
             (replacing(address, "0x1234"), .malformedField, "address"),
             (replacing(address, badChecksum), .badChecksum, "address"),
             (replacing("amount=1500000", "amount=0"), .malformedField, "amount"),

@@ -99,6 +99,34 @@ import Testing
         #expect(rejected > 0)
     }
 
+    /// A payer who restarts (a new payment, a new sequence) after the receiver caught one
+    /// frame of the old one: after a few frames of the new sequence in a row the receiver
+    /// drops the unfinished one and assembles the new one. A single stray frame never does.
+    @Test(arguments: AnimatedCode.Encoding.allCases)
+    func aSenderThatRestartsIsFollowed(encoding: AnimatedCode.Encoding) throws {
+        let old = payload(3_000, seed: 6)
+        let new = payload(3_000, seed: 7)
+        var a = try AnimatedCode(payload: old, encoding: encoding, fragmentLength: 500)
+        var b = try AnimatedCode(payload: new, encoding: encoding, fragmentLength: 500)
+        var assembler = ScanAssembler()
+        _ = assembler.consume(a.nextCode())
+        var events: [ScanEvent] = []
+        for _ in 0..<(b.frameCount * 3) where !events.contains(.payload(new)) {
+            events += assembler.consume(b.nextCode())
+        }
+        #expect(events.contains(.payload(new)))
+        let restarts = events.filter { if case .restarted = $0 { true } else { false } }
+        #expect(restarts.count == 1)
+        let rejections = events.filter { if case .rejected = $0 { true } else { false } }
+        #expect(rejections.count == ScanAssembler.codesToSwitchSequence - 1)
+    }
+
+    @Test func textThatMerelyStartsWithTFIsAnOrdinaryCode() {
+        var assembler = ScanAssembler()
+        let text = Array("TFL journey planner: https://tfl.gov.uk/plan-a-journey".utf8)
+        #expect(assembler.consume(text) == [.payload(text)])
+    }
+
     @Test func corruptedFramesAreRefusedByName() throws {
         var code = try AnimatedCode(
             payload: payload(3_000, seed: 5), encoding: .binary, fragmentLength: 500)
