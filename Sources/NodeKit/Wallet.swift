@@ -48,6 +48,23 @@ public struct Wallet: Sendable {
             throw NodeError(.rejected(error))
         }
         let envelope = Envelope(domain: domain, message: .payment(plan.payment)).encoded()
+        // What the payee will check, checked before a coin is reserved: a payment it must
+        // refuse could never get a receipt, and a handed-over payment cannot be cancelled.
+        do throws(ProtocolError) {
+            guard envelope.count <= Envelope.maxBytes else {
+                throw ProtocolError(
+                    .proofTooLarge("\(envelope.count) bytes, cap \(Envelope.maxBytes)"))
+            }
+            _ = try Envelope.decode(envelope, expecting: domain, limits: limits)
+            _ = try Verifier(domain: domain, limits: limits).verify(plan.payment.bundle, now: now)
+        } catch {
+            throw NodeError(
+                .rejected(
+                    ProtocolError(
+                        .malformed(
+                            "the payee would refuse this payment (\(error)); nothing was spent. A shorter memo, or a smaller amount (fewer coins), may help"
+                        ))))
+        }
         try store.preparePayment(plan, envelope: envelope, now: now)
         return (plan, envelope)
     }
@@ -110,9 +127,12 @@ public struct Wallet: Sendable {
 
         if let accepted = try store.incomingPayment(payment.requestID) {
             // A retry: same coins, same receipt; anything else for this request is refused.
+            // Judged as of when it was accepted: a payer retrying after the coins expired
+            // must still get its receipt (its change is released by it), and nothing changes.
             let checked = try check(now: now) { () throws(ProtocolError) in
                 try verifier.check(
-                    payment, payee: address, policy: policy, now: now, seenSpends: seen)
+                    payment, payee: address, policy: policy, now: accepted.receivedAt,
+                    seenSpends: seen)
             }
             do throws(ProtocolError) {
                 _ = try decide(

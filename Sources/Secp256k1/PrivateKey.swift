@@ -42,16 +42,23 @@ public struct PrivateKey: Sendable {
     }
 
     /// ECDSA over a 32-byte digest with an RFC 6979 deterministic nonce (libsecp256k1's default),
-    /// always low-s, with the recovery id.
-    public func sign(digest: some Collection<UInt8>) throws(Secp256k1Error) -> RecoverableSignature
-    {
+    /// always low-s, with the recovery id. `extraEntropy` (32 bytes) is mixed into the nonce
+    /// (RFC 6979 §3.6): another valid signature of the same digest.
+    public func sign(
+        digest: some Collection<UInt8>, extraEntropy: [UInt8]? = nil
+    ) throws(Secp256k1Error) -> RecoverableSignature {
         let message = Array(digest)
         guard message.count == 32 else { throw .invalidDigestLength(message.count) }
+        // RFC 6979 §3.6 additional data: another valid signature of the same digest.
+        guard extraEntropy == nil || extraEntropy?.count == 32 else {
+            throw .invalidDigestLength(extraEntropy?.count ?? 0)
+        }
         var signature = secp256k1_ecdsa_recoverable_signature()
-        guard
+        let signed = extraEntropy.withUnsafeOptionalBytes { entropy in
             secp256k1_ecdsa_sign_recoverable(
-                signingContext.pointer, &signature, message, secret, nil, nil) == 1
-        else { throw .invalidPrivateKey }
+                signingContext.pointer, &signature, message, secret, nil, entropy)
+        }
+        guard signed == 1 else { throw .invalidPrivateKey }
         var compact = [UInt8](repeating: 0, count: 64)
         var recoveryID: Int32 = 0
         secp256k1_ecdsa_recoverable_signature_serialize_compact(
@@ -76,4 +83,12 @@ extension PrivateKey: CustomStringConvertible, CustomDebugStringConvertible, Cus
     public var description: String { "PrivateKey(redacted)" }
     public var debugDescription: String { description }
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}
+
+extension Optional where Wrapped == [UInt8] {
+    /// The bytes' address for a C call taking an optional pointer (nil stays NULL).
+    fileprivate func withUnsafeOptionalBytes<R>(_ body: (UnsafeRawPointer?) -> R) -> R {
+        guard let bytes = self else { return body(nil) }
+        return bytes.withUnsafeBytes { body($0.baseAddress) }
+    }
 }

@@ -39,7 +39,7 @@ struct HistoryCommand: ParsableCommand {
                             "amount": String(payment.amount), "asset": payment.asset.checksummed,
                             "memo": payment.memo, "state": "received", "time": payment.receivedAt,
                         ],
-                        "\(timestamp(payment.receivedAt))  in   \(payment.amount)  \(payment.memo)  received  \(payment.requestID.short)"
+                        "\(timestamp(payment.receivedAt))  in   \(payment.amount)  \(terminalSafe(payment.memo))  received  \(payment.requestID.short)"
                     ))
             }
             // Within one second, receiving comes first: money is received before it is spent.

@@ -40,7 +40,7 @@ struct InspectCommand: ParsableCommand {
                     print("\(indent)\(key):")
                     printText(item, indent: indent + "  ")
                 } else {
-                    print("\(indent)\(key): \(item)")
+                    print("\(indent)\(key): \(terminalSafe("\(item)"))")
                 }
             }
         } else if let array = value as? [Any] {
@@ -49,7 +49,7 @@ struct InspectCommand: ParsableCommand {
                 printText(item, indent: indent + "  ")
             }
         } else {
-            print("\(indent)\(value)")
+            print("\(indent)\(terminalSafe("\(value)"))")
         }
     }
 }

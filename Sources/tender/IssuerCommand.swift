@@ -78,6 +78,13 @@ struct IssuerIssueCommand: ParsableCommand {
     var vault: String?
     @Option(help: "File to write the notes to.") var out: String
 
+    func validate() throws {
+        // A hundred years is far past any collateral; the sum with the clock must not overflow.
+        guard (1...3_153_600_000).contains(expiresIn) else {
+            throw ValidationError("--expires-in must be 1…3153600000 seconds (a hundred years)")
+        }
+    }
+
     func run() throws {
         try guarded {
             let recipient = try parseAddress(to, option: "--to")

@@ -57,6 +57,10 @@ struct PayCommand: ParsableCommand {
                 throw ValidationError("\(option) comes from the scanned code: drop it or --request")
             }
         }
+        guard memo.utf8.count <= PaymentRequest.maxMemoBytes else {
+            throw ValidationError(
+                "--memo is \(memo.utf8.count) bytes; at most \(PaymentRequest.maxMemoBytes)")
+        }
         if let to { _ = try parseAddress(to, option: "--to") }
         if let amount { _ = try parseAmount(amount) }
         if let asset { _ = try parseAddress(asset, option: "--asset") }

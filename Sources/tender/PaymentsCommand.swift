@@ -25,10 +25,12 @@ struct ExportPaymentCommand: ParsableCommand {
         try guarded {
             let id = try Bytes32(hex: requestID)
             let wallet = try global.openWallet()
+            // One transaction checks the state and makes a prepared payment pending: a
+            // cancelled one (coins released) is refused, and none can be cancelled after this.
+            _ = try wallet.store.advance(payment: id, by: .export, now: global.clock.now())
             guard let record = try wallet.store.outgoingPayment(id) else {
                 throw NodeError(.store(WalletStoreError(.paymentNotFound(id))))
             }
-            if record.state == .prepared { try wallet.handedOver(id, now: global.clock.now()) }
             try FileIO.writeAtomically(record.envelope, to: out)
             print("Payment \(id.hex) written to \(out)")
         }

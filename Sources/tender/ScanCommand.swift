@@ -38,9 +38,9 @@ struct ScanCommand: ParsableCommand {
                 if let out { result["file"] = out }
                 try printJSON(result)
             } else {
-                print(code.explanation)
+                print(terminalSafe(code.explanation))
                 if let text = String(validating: payload, as: UTF8.self), !text.isEmpty {
-                    print(text)
+                    print(terminalSafe(text, keeping: ["\n", "\t"]))
                 }
             }
         }

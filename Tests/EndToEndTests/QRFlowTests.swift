@@ -253,6 +253,20 @@ import Testing
         #expect(received.stdout.contains("Received 40"))
     }
 
+    /// A code's text could carry terminal escape sequences (clear the screen, fake a
+    /// "Received" line): `scan` shows them as visible escapes, never raw.
+    @Test func scannedTextNeverReachesTheTerminalRaw() throws {
+        let cli = try CLI()
+        let hostile = "\u{1B}[2J\u{1B}[HReceived 1000\u{202E}olleh\nsecond line"
+        let code = try QREncoder.encode(Array(hostile.utf8)).rasterize(scale: 4, border: 4)
+        try cli.write(PNG.encode(code), to: "hostile.png")
+        let scanned = try cli.ok(["scan", "--image", cli.path("hostile.png")])
+        #expect(!scanned.stdout.contains("\u{1B}"))
+        #expect(!scanned.stdout.contains("\u{202E}"))
+        #expect(scanned.stdout.contains(#"\u{1B}[2J\u{1B}[HReceived 1000\u{202E}olleh"#))
+        #expect(scanned.stdout.contains("\nsecond line"))
+    }
+
     @Test func scanSaysWhenNothingIsThereAndRefusesTornStreams() throws {
         let cli = try CLI()
         try cli.write([UInt8](repeating: 255, count: 640 * 480 * 2), to: "blank.grey")

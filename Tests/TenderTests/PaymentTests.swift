@@ -57,6 +57,27 @@ import Testing
             } == "insufficient-funds")
     }
 
+    /// Coins whose sum passes the largest amount cannot be one transfer's inputs: selection
+    /// takes a smaller coin instead, or reports too little, and never overflows.
+    @Test func neverCombinesCoinsPastTheLargestAmount() throws {
+        let huge = Amount.max - 1
+        let coins = spendable([world.note(huge, serial: 1), world.note(huge, serial: 2)])
+        #expect(
+            rejection {
+                _ = try PaymentBuilder(domain: world.domain).plan(
+                    requestID: .zero, payee: world.bob, amount: .max, asset: world.asset,
+                    from: coins, key: world.aliceKey, now: world.now)
+            } == "insufficient-funds")
+        let withSmall = spendable([
+            world.note(huge, serial: 1), world.note(huge, serial: 2), world.note(1, serial: 3),
+        ])
+        let plan = try PaymentBuilder(domain: world.domain).plan(
+            requestID: .zero, payee: world.bob, amount: .max, asset: world.asset,
+            from: withSmall, key: world.aliceKey, now: world.now)
+        // One of the two huge coins (which one depends on ids) and the small one.
+        #expect(plan.spent.count == 2 && plan.spent.contains(withSmall[2].coin.id))
+    }
+
     @Test func skipsCoinsAboutToExpire() throws {
         let coins = spendable([world.note(100, serial: 1, expiry: world.now + 10)])
         #expect(
@@ -184,5 +205,33 @@ import Testing
             rejection {
                 _ = try decide(requestID: .zero, paymentDigest: digest, acceptedDigest: .zero)
             } == "request-already-paid")
+    }
+}
+
+/// A signer may sign the same note or transfer twice (another ECDSA nonce): proofs holding
+/// both forms merge into one item, so a payee's two coins from one transfer can be paid on
+/// together instead of looking like a double spend.
+@Suite struct ProofMergingTests {
+    let world = World()
+
+    @Test func theSameContentSignedTwiceMergesOnce() throws {
+        let (note, transfer, bundle) = world.alicePaysBob()
+        let entropy = [UInt8](repeating: 7, count: 32)
+        let noteAgain = SignedNote(
+            note.message,
+            signature: try world.issuerKey.sign(
+                digest: note.message.digest(in: world.domain).bytes, extraEntropy: entropy))
+        let transferAgain = SignedTransfer(
+            transfer.message,
+            signature: try world.aliceKey.sign(
+                digest: transfer.message.digest(in: world.domain).bytes, extraEntropy: entropy))
+        #expect(noteAgain != note && transferAgain != transfer)
+        #expect(noteAgain.signer(in: world.domain) == world.issuer)
+        #expect(transferAgain.signer(in: world.domain) == world.alice)
+
+        let other = ProofBundle(notes: [noteAgain], transfers: [transferAgain])
+        let merged = ProofBundle.merging([bundle, other])
+        #expect(merged == bundle)
+        _ = try world.verifier.verify(merged, now: world.now)
     }
 }

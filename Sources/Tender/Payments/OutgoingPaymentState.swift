@@ -20,6 +20,8 @@ public enum OutgoingPaymentState: String, Sendable, CaseIterable {
         case linkLost = "mark in doubt"
         case receipt = "record a receipt for"
         case cancel = "cancel"
+        /// Writing the payment out again (`payments export`): it may reach the payee.
+        case export = "export"
     }
 
     /// The next state, or an error naming the refused transition. Receipts are idempotent.
@@ -30,6 +32,10 @@ public enum OutgoingPaymentState: String, Sendable, CaseIterable {
         case (.prepared, .receipt), (.pending, .receipt), (.inDoubt, .receipt), (.spent, .receipt):
             return .spent
         case (.prepared, .cancel): return .cancelled
+        // A cancelled payment's coins were released and may be spent again: its bytes must
+        // never leave the node. Any other may (the payee accepts a repeat idempotently).
+        case (.prepared, .export), (.pending, .export): return .pending
+        case (.inDoubt, .export), (.spent, .export): return self
         default:
             throw ProtocolError(.invalidTransition(state: rawValue, event: event.rawValue))
         }

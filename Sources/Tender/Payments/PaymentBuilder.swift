@@ -115,8 +115,12 @@ public struct PaymentBuilder: Sendable {
         var chosen: [SpendableCoin] = []
         var total: Amount = 0
         for candidate in byAmount.reversed() {
+            // Inputs summing past the largest amount could not be one transfer's: skip to a
+            // smaller coin instead.
+            let (next, overflow) = total.addingReportingOverflow(candidate.coin.amount)
+            if overflow { continue }
             chosen.append(candidate)
-            total += candidate.coin.amount  // below `amount` before adding, so no overflow
+            total = next
             if total >= amount { return chosen }
         }
         let available = checkedSum(candidates.map(\.coin.amount)) ?? .max

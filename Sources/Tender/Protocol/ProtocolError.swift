@@ -94,7 +94,10 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
             "transfer #\(transfer) mixes inputs of different \(field)s"
         case .emptyTransfer(let transfer): "transfer #\(transfer) has no inputs or no outputs"
         case .zeroAmount(let transfer, let output):
-            "transfer #\(transfer) output #\(output) has a zero amount"
+            // transfer -1 marks a note (notes come before transfers and have no index there).
+            transfer < 0
+                ? "note #\(output) has a zero amount"
+                : "transfer #\(transfer) output #\(output) has a zero amount"
         case .conservationBroken(let transfer, let inputs, let outputs):
             "transfer #\(transfer) breaks conservation: inputs sum to \(inputs), outputs to \(outputs)"
         case .amountOverflow(let what): "amounts overflow 2^128 in \(what)"

@@ -11,15 +11,19 @@ public struct ProofBundle: Hashable, Sendable {
 
     /// The union of several bundles, each item once. Each input bundle is parents-first, so an
     /// item's parents are either already present or appended before it: the result is too.
+    ///
+    /// Items are the same when their signed content is, whatever the signature: a signer may
+    /// sign one transfer twice (ECDSA nonces differ), and two proofs holding both forms must
+    /// merge into one transfer, not a pair that looks like a double spend.
     public static func merging(_ bundles: some Sequence<ProofBundle>) -> ProofBundle {
         var result = ProofBundle()
-        var seenNotes = Set<SignedNote>()
-        var seenTransfers = Set<SignedTransfer>()
+        var seenNotes = Set<Note>()
+        var seenTransfers = Set<Transfer>()
         for bundle in bundles {
-            for note in bundle.notes where seenNotes.insert(note).inserted {
+            for note in bundle.notes where seenNotes.insert(note.message).inserted {
                 result.notes.append(note)
             }
-            for transfer in bundle.transfers where seenTransfers.insert(transfer).inserted {
+            for transfer in bundle.transfers where seenTransfers.insert(transfer.message).inserted {
                 result.transfers.append(transfer)
             }
         }
