@@ -109,6 +109,32 @@ public struct Wallet: Sendable {
         public let repeated: Bool
     }
 
+    // MARK: Requesting
+
+    /// Records a request this wallet is about to show, so a payment naming it must meet its
+    /// amount, asset and expiry.
+    public func recordRequest(_ request: PaymentRequest, now: UInt64) throws {
+        guard request.payee == address, request.domain == domain else {
+            throw NodeError(.usage("the request is not for this wallet"))
+        }
+        try store.recordRequest(
+            StoredRequest(
+                id: request.id, asset: request.asset, amount: request.amount, memo: request.memo,
+                expiry: request.expiry), now: now)
+    }
+
+    /// This wallet's own request with `id`, when it issued one.
+    private func ownRequest(_ id: Bytes32) throws -> PaymentRequest? {
+        guard let stored = try store.request(id) else { return nil }
+        do {
+            return try PaymentRequest(
+                id: stored.id, payee: address, amount: stored.amount, asset: stored.asset,
+                memo: stored.memo, expiry: stored.expiry, domain: domain)
+        } catch {
+            throw NodeError(.store(WalletStoreError(.corrupt("request \(id.short): \(error)"))))
+        }
+    }
+
     /// Verifies a payment envelope offline and, if every check passes, accepts it and signs
     /// the receipt (one transaction). The same payment again returns the same receipt; a
     /// double spend stores its evidence and is refused; any other rejection changes nothing.
@@ -124,6 +150,7 @@ public struct Wallet: Sendable {
         let allInputs = payment.bundle.transfers.flatMap(\.transfer.inputs)
         let seen = try store.seenSpends(of: allInputs)
         let policy = IssuerPolicy.trusted(try store.trustedIssuers())
+        let request = try ownRequest(payment.requestID)
 
         if let accepted = try store.incomingPayment(payment.requestID) {
             // A retry: same coins, same receipt; anything else for this request is refused.
@@ -131,8 +158,8 @@ public struct Wallet: Sendable {
             // must still get its receipt (its change is released by it), and nothing changes.
             let checked = try check(now: now) { () throws(ProtocolError) in
                 try verifier.check(
-                    payment, payee: address, policy: policy, now: accepted.receivedAt,
-                    seenSpends: seen)
+                    payment, payee: address, request: request, policy: policy,
+                    now: accepted.receivedAt, seenSpends: seen)
             }
             do throws(ProtocolError) {
                 _ = try decide(
@@ -147,7 +174,8 @@ public struct Wallet: Sendable {
         let held = try store.heldCoins(among: payment.coins)
         let checked = try check(now: now) { () throws(ProtocolError) in
             try verifier.check(
-                payment, payee: address, policy: policy, now: now, seenSpends: seen, held: held)
+                payment, payee: address, request: request, policy: policy, now: now,
+                seenSpends: seen, held: held)
         }
         let receipt = try SignedReceipt(
             signing: Receipt(

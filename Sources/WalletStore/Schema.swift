@@ -101,6 +101,20 @@ enum Schema {
                     ) STRICT;
                     """)
         }
+        // The payee's own requests: a payment naming one must meet its terms.
+        migrator.registerMigration("v2: requests") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE requests (
+                        id BLOB PRIMARY KEY NOT NULL,
+                        asset BLOB NOT NULL,
+                        amount BLOB NOT NULL,
+                        memo TEXT NOT NULL,
+                        expiry INTEGER NOT NULL,
+                        created_at INTEGER NOT NULL
+                    ) STRICT;
+                    """)
+        }
         return migrator
     }
 }

@@ -87,6 +87,8 @@ struct RequestCommand: ParsableCommand {
                 id: .random(using: &generator), payee: wallet.address, amount: value,
                 asset: try parseAddress(asset, option: "--asset"), memo: memo,
                 expiry: now + expiresIn, domain: wallet.domain)
+            // Stored before it is shown: a payment naming it must then meet its terms.
+            try wallet.recordRequest(request, now: now)
             let uri = TenderURI.encode(request)
             let lines =
                 [

@@ -267,6 +267,60 @@ import Testing
         #expect(scanned.stdout.contains("\nsecond line"))
     }
 
+    /// The payee keeps its own requests: a payment naming one must meet its amount and
+    /// expiry, so a wrong payment can neither be accepted nor burn the request id.
+    @Test func aPaymentMustMeetThePayeesOwnRequest() throws {
+        let (cli, issuer, _, bob) = try CLI.alicePaysBob(notes: 5, amount: 100)
+        let shown = try cli.ok([
+            "request", "--data-dir", cli.path("bob"), "--amount", "100", "--qr", "png", "--out",
+            cli.path("request.png"), "--json",
+        ]).json
+        let uri = try #require(shown["uri"] as? String)
+        let id = try #require(shown["requestId"] as? String)
+        try cli.ok([
+            "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "1", "--request-id",
+            id, "--out", cli.path("wrong"),
+        ])
+        let wrong = try cli.run(["receive", cli.path("wrong"), "--data-dir", cli.path("bob")])
+        #expect(wrong.status == 65)
+        #expect(wrong.stderr.contains("amount 1, requested 100"))
+        #expect(try cli.balance("bob") == (0, 0, 0))
+
+        // A second wallet pays the code as shown: accepted (the id was not burned).
+        let carol = try cli.initWallet("carol")
+        try cli.ok([
+            "pay", "--data-dir", cli.path("alice"), "--to", carol, "--amount", "200", "--out",
+            cli.path("to-carol"),
+        ])
+        try cli.ok(["trust", "add", issuer, "--data-dir", cli.path("carol")])
+        try cli.ok(["receive", cli.path("to-carol"), "--data-dir", cli.path("carol")])
+        try cli.ok([
+            "pay", "--data-dir", cli.path("carol"), "--request", uri, "--out", cli.path("right"),
+        ])
+        try cli.ok(["receive", cli.path("right"), "--data-dir", cli.path("bob")])
+        #expect(try cli.balance("bob").spendable == 100)
+    }
+
+    @Test func aPaymentAfterTheRequestExpiredIsRefused() throws {
+        let (cli, _, _) = try pair()
+        let start = UInt64(Date().timeIntervalSince1970)
+        let shown = try cli.ok(
+            [
+                "request", "--data-dir", cli.path("bob"), "--amount", "10", "--expires-in", "60",
+                "--qr", "png", "--out", cli.path("request.png"), "--json",
+            ], extraEnvironment: ["TENDER_NOW": String(start)]
+        ).json
+        let uri = try #require(shown["uri"] as? String)
+        try cli.ok(
+            ["pay", "--data-dir", cli.path("alice"), "--request", uri, "--out", cli.path("late")],
+            extraEnvironment: ["TENDER_NOW": String(start + 10)])
+        let late = try cli.run(
+            ["receive", cli.path("late"), "--data-dir", cli.path("bob")],
+            extraEnvironment: ["TENDER_NOW": String(start + 120)])
+        #expect(late.status == 65)
+        #expect(late.stderr.contains("expired"))
+    }
+
     @Test func scanSaysWhenNothingIsThereAndRefusesTornStreams() throws {
         let cli = try CLI()
         try cli.write([UInt8](repeating: 255, count: 640 * 480 * 2), to: "blank.grey")

@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+import Tender
+
+/// A request this wallet issued, as stored: the terms a payment naming it must meet.
+public struct StoredRequest: Sendable, Equatable {
+    public let id: Bytes32
+    public let asset: Address
+    public let amount: Amount
+    public let memo: String
+    public let expiry: UInt64
+
+    public init(id: Bytes32, asset: Address, amount: Amount, memo: String, expiry: UInt64) {
+        self.id = id
+        self.asset = asset
+        self.amount = amount
+        self.memo = memo
+        self.expiry = expiry
+    }
+}
+
+extension WalletStore {
+    /// Records a request this wallet shows to payers (one transaction). Request ids are
+    /// random; the same id twice is refused rather than changing the terms of a shown code.
+    public func recordRequest(_ request: StoredRequest, now: UInt64) throws {
+        try transaction { db in
+            guard try Self.storedRequest(db, request.id) == nil else {
+                throw WalletStoreError(
+                    .rejected(ProtocolError(.malformed("request id \(request.id.hex) is in use"))))
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO requests (id, asset, amount, memo, expiry, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    request.id.data, request.asset.data, request.amount.column, request.memo,
+                    request.expiry.column, now.column,
+                ])
+        }
+    }
+
+    /// The request with this id, if this wallet issued it.
+    public func request(_ id: Bytes32) throws -> StoredRequest? {
+        try read { db in try Self.storedRequest(db, id) }
+    }
+
+    static func storedRequest(_ db: Database, _ id: Bytes32) throws -> StoredRequest? {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM requests WHERE id = ?", arguments: [id.data])
+        else { return nil }
+        let expiry: Int64 = row["expiry"]
+        return StoredRequest(
+            id: try Bytes32(column: row.blob("id")), asset: try Address(column: row.blob("asset")),
+            amount: try UInt128(column: row.blob("amount")), memo: row["memo"],
+            expiry: UInt64(expiry))
+    }
+}
