@@ -192,14 +192,18 @@ public struct Wallet: Sendable {
             asset: payment.asset, receipt: receiptBytes, repeated: false)
     }
 
-    /// Runs a verification; a double spend's evidence is stored before the refusal propagates.
+    /// Runs a verification; a double spend's evidence is stored before the refusal propagates,
+    /// when the coin's issuer is one this wallet trusts (its vault is where the evidence is
+    /// used; any other issuer's is just bad input, which changes nothing).
     private func check(
         now: UInt64, _ body: () throws(ProtocolError) -> CheckedPayment
     ) throws
         -> CheckedPayment
     {
         do { return try body() } catch {
-            if case .doubleSpend(let evidence) = error.kind {
+            if case .doubleSpend(let evidence, let issuer) = error.kind,
+                try store.trustedIssuers().contains(issuer)
+            {
                 let bytes = Envelope(domain: domain, message: .evidence(evidence)).encoded()
                 try store.recordEvidence(evidence, body: bytes, now: now)
             }

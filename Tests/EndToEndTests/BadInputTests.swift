@@ -173,6 +173,26 @@ import Testing
         try expectRefused(cli, envelope(bundle, to: bob, amount: 10), "hops from its note")
     }
 
+    /// A double spend of a coin from an issuer this wallet does not trust is bad input like
+    /// any other: refused, and no evidence row (a file could otherwise grow the database).
+    @Test func anUntrustedIssuersDoubleSpendLeavesNoEvidence() throws {
+        let (cli, bob) = try bobWallet()
+        let stranger = key(0x77)
+        let note = try SignedNote(
+            signing: Note(
+                serial: try Bytes32([UInt8](repeating: 9, count: 32)),
+                issuer: Address(publicKey: stranger.publicKey), asset: world.asset, amount: 100,
+                owner: world.alice, expiry: world.expiry),
+            with: stranger, in: world.domain)
+        let coin = note.coinID(in: world.domain)
+        let first = world.transfer([coin], [(bob, 60), (world.alice, 40)], by: world.aliceKey)
+        let second = world.transfer([coin], [(bob, 70), (world.alice, 30)], by: world.aliceKey)
+        try expectRefused(
+            cli,
+            envelope(ProofBundle(notes: [note], transfers: [first, second]), to: bob, amount: 60),
+            "double spend")
+    }
+
     @Test func replayAndDoubleSpend() throws {
         let (cli, bob) = try bobWallet()
         let note = world.note(100)

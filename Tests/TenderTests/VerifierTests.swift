@@ -175,7 +175,8 @@ import Testing
                 ProofBundle(notes: [note], transfers: [toBob, toCarol]), now: world.now)
             Issue.record("accepted a double spend")
         } catch {
-            guard case .doubleSpend(let evidence) = error.kind else {
+            guard case .doubleSpend(let evidence, let issuer) = error.kind, issuer == world.issuer
+            else {
                 Issue.record("wrong error \(error)")
                 return
             }

@@ -25,7 +25,8 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case untrustedIssuer(Address)
         case exposureExceeded(issuer: Address, asset: Address, requested: Amount, remaining: Amount)
         /// An input was already consumed by a different transfer of the same owner.
-        case doubleSpend(DoubleSpendEvidence)
+        /// Evidence, and the issuer of the coin spent twice (whose vault it concerns).
+        case doubleSpend(DoubleSpendEvidence, issuer: Address)
         /// The coin is already in this wallet (received twice, or replayed).
         case alreadyHeld(CoinID)
         case paymentMismatch(String)
@@ -109,7 +110,7 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .untrustedIssuer(let issuer): "issuer \(issuer) is not trusted by this node"
         case .exposureExceeded(let issuer, let asset, let requested, let remaining):
             "accepting \(requested) more from issuer \(issuer) (asset \(asset)) exceeds its remaining cap \(remaining)"
-        case .doubleSpend(let evidence):
+        case .doubleSpend(let evidence, _):
             "double spend: coin \(evidence.coin.short) was already consumed by another transfer of \(evidence.spender)"
         case .alreadyHeld(let coin): "coin \(coin.short) was already received by this wallet"
         case .paymentMismatch(let what): "payment does not match its request: \(what)"

@@ -125,11 +125,14 @@ public struct Verifier: Sendable {
                 throw ProtocolError(
                     .doubleSpend(
                         try DoubleSpendEvidence(
-                            coin: input, bundle.transfers[earlier], signed, in: domain)))
+                            coin: input, bundle.transfers[earlier], signed, in: domain),
+                        issuer: first.issuer))
             }
             if let seen = seenSpends[input], seen.transfer.digest(in: domain) != digest {
                 throw ProtocolError(
-                    .doubleSpend(try DoubleSpendEvidence(coin: input, seen, signed, in: domain)))
+                    .doubleSpend(
+                        try DoubleSpendEvidence(coin: input, seen, signed, in: domain),
+                        issuer: first.issuer))
             }
         }
 
