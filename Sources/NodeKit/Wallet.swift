@@ -92,7 +92,9 @@ public struct Wallet: Sendable {
                     ))
             }
         } catch { throw NodeError(.rejected(error)) }
-        try store.advance(payment: payment.requestID, by: .receipt, receipt: bytes, now: now)
+        try store.advance(
+            payment: payment.requestID, by: .receipt, receipt: bytes,
+            acknowledging: signed.receipt.paymentDigest, now: now)
         return try store.outgoingPayment(payment.requestID)!
     }
 

@@ -145,11 +145,21 @@ extension WalletStore {
     @discardableResult
     public func advance(
         payment id: Bytes32, by event: OutgoingPaymentState.Event, receipt: [UInt8]? = nil,
-        now: UInt64
+        acknowledging digest: Bytes32? = nil, now: UInt64
     ) throws -> OutgoingPaymentState {
         try transaction { db in
             guard let record = try Self.outgoing(db, id) else {
                 throw WalletStoreError(.paymentNotFound(id))
+            }
+            // Checked again inside the transaction that applies it: the payment read before
+            // may have been cancelled and prepared anew under the same id since.
+            if let digest, digest != record.digest {
+                throw WalletStoreError(
+                    .rejected(
+                        ProtocolError(
+                            .paymentMismatch(
+                                "the receipt acknowledges payment digest \(digest.short), this payment is \(record.digest.short)"
+                            ))))
             }
             let next: OutgoingPaymentState
             do { next = try record.state.applying(event) } catch let error as ProtocolError {

@@ -79,6 +79,26 @@ import Testing
             try store.outbox().allSatisfy { $0.state == "queued" && $0.key.hasPrefix("redeem:0x") })
     }
 
+    /// A receipt is applied only if it acknowledges the payment stored under its id at the
+    /// moment it is applied (checked inside that transaction).
+    @Test func aReceiptForAnotherDigestChangesNothing() throws {
+        let store = try fundedAlice([100, 50])
+        let plan = try plan(store, amount: 70, id: 1)
+        try store.preparePayment(plan, envelope: [9], now: world.now)
+        try store.advance(payment: plan.payment.requestID, by: .handOver, now: world.now)
+        #expect(throws: WalletStoreError.self) {
+            try store.advance(
+                payment: plan.payment.requestID, by: .receipt, receipt: [7],
+                acknowledging: .zero, now: world.now)
+        }
+        #expect(try store.outgoingPayment(plan.payment.requestID)?.state == .pending)
+        #expect(try store.balances()[.zero]?.pending == 100)
+        try store.advance(
+            payment: plan.payment.requestID, by: .receipt, receipt: [7],
+            acknowledging: plan.digest, now: world.now)
+        #expect(try store.outgoingPayment(plan.payment.requestID)?.state == .spent)
+    }
+
     @Test func paymentLifecycleMovesCoinsAndChange() throws {
         let store = try fundedAlice([100, 50])
         let plan = try plan(store, amount: 70, id: 1)
