@@ -22,6 +22,33 @@ public enum FileIO {
         }
     }
 
+    /// Refuses, before anything is committed, a path `writeAtomically` could not write: an
+    /// existing file or device must be writable, a new file's folder must be. (A payment
+    /// recorded as handed over whose file then fails to appear cannot be cancelled.)
+    public static func checkWritable(_ path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if access(path, F_OK) == 0 {
+            guard access(path, W_OK) == 0 else {
+                throw NodeError(.file("cannot write \(path): permission denied"))
+            }
+            var status = stat()
+            // Replacing a regular file takes a rename in its folder.
+            if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                access(folder, W_OK | X_OK) != 0
+            {
+                throw NodeError(.file("cannot write \(path): its folder \(folder) is not writable"))
+            }
+        } else {
+            var status = stat()
+            guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                throw NodeError(.file("cannot write \(path): no folder \(folder)"))
+            }
+            guard access(folder, W_OK | X_OK) == 0 else {
+                throw NodeError(.file("cannot write \(path): the folder \(folder) is not writable"))
+            }
+        }
+    }
+
     public static func read(_ path: String, limit: Int) throws -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw NodeError(.file("cannot open \(path)"))

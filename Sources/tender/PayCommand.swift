@@ -130,6 +130,7 @@ struct PayCommand: ParsableCommand {
             // What can fail before the payment leaves fails before it is prepared (camera) or
             // while it is still only prepared (its codes), and then nothing is spent.
             let webcam = try camera.map { try Webcam(device: $0) }
+            for path in [out, video.framesOut].compactMap({ $0 }) { try FileIO.checkWritable(path) }
             let (plan, envelope) = try wallet.preparePayment(
                 to: terms.payee, amount: terms.amount, asset: terms.asset, memo: terms.memo,
                 requestID: id, key: key, now: now)

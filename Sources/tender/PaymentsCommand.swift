@@ -27,6 +27,7 @@ struct ExportPaymentCommand: ParsableCommand {
             let wallet = try global.openWallet()
             // One transaction checks the state and makes a prepared payment pending: a
             // cancelled one (coins released) is refused, and none can be cancelled after this.
+            try FileIO.checkWritable(out)
             _ = try wallet.store.advance(payment: id, by: .export, now: global.clock.now())
             guard let record = try wallet.store.outgoingPayment(id) else {
                 throw NodeError(.store(WalletStoreError(.paymentNotFound(id))))

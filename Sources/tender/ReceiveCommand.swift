@@ -65,6 +65,10 @@ struct ReceiveCommand: ParsableCommand {
             }
             let wallet = try global.openWallet()
             let key = try global.keys.walletKey()
+            // A receipt that could not be written after accepting would look like a failure.
+            for path in [receiptOut, video.framesOut].compactMap({ $0 }) {
+                try FileIO.checkWritable(path)
+            }
             let received = try wallet.receive(bytes, key: key, now: global.clock.now())
             CrashPoint.receiveAccepted.hit()
             if let receiptOut { try FileIO.writeAtomically(received.receipt, to: receiptOut) }

@@ -133,4 +133,33 @@ import Testing
             ["receipt", cli.path("receipt"), "--data-dir", cli.path("alice")],
             extraEnvironment: at(3 * 3600))
     }
+
+    /// Files that could not be written are refused before anything is committed: a payment
+    /// recorded as handed over whose file never appeared could not be cancelled, and a payee
+    /// that accepted but could not write the receipt would report a failure.
+    @Test func unwritableOutputsAreRefusedBeforeAnythingChanges() throws {
+        let (cli, _, _, bob) = try CLI.alicePaysBob(notes: 1, amount: 100)
+        let nowhere = cli.path("no-such-folder/payment")
+        let pay = try cli.run([
+            "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "40", "--out", nowhere,
+        ])
+        #expect(pay.status != 0)
+        #expect(pay.stderr.contains("no folder"))
+        #expect(try cli.balance("alice") == (100, 0, 0))
+        try cli.ok([
+            "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "40", "--out",
+            cli.path("payment"),
+        ])
+        let receive = try cli.run([
+            "receive", cli.path("payment"), "--data-dir", cli.path("bob"), "--receipt-out",
+            cli.path("no-such-folder/receipt"),
+        ])
+        #expect(receive.status != 0)
+        #expect(try cli.balance("bob") == (0, 0, 0))
+        try cli.ok([
+            "receive", cli.path("payment"), "--data-dir", cli.path("bob"), "--receipt-out",
+            cli.path("receipt"),
+        ])
+        #expect(try cli.balance("bob").spendable == 40)
+    }
 }
