@@ -22,7 +22,8 @@ public struct RawFrameReader {
     /// The next frame, or nil at a clean end of stream.
     public mutating func next() throws(CameraError) -> GreyImage? {
         let size = width * height
-        var frame = Data()
+        var frame: [UInt8] = []
+        frame.reserveCapacity(size)
         while frame.count < size {
             let chunk: Data
             do { chunk = try handle.read(upToCount: size - frame.count) ?? Data() } catch {
@@ -30,7 +31,7 @@ public struct RawFrameReader {
                     .badStream, "reading frames failed: \(error.localizedDescription)")
             }
             if chunk.isEmpty { break }
-            frame.append(chunk)
+            frame.append(contentsOf: chunk)
         }
         if frame.isEmpty { return nil }
         guard frame.count == size else {
@@ -39,6 +40,6 @@ public struct RawFrameReader {
                 "the stream ended inside a frame (\(frame.count) of \(size) bytes): is the size \(width)x\(height) right?"
             )
         }
-        return GreyImage(width: width, height: height, pixels: Array(frame))
+        return GreyImage(width: width, height: height, pixels: frame)
     }
 }

@@ -31,9 +31,6 @@ struct FountainEncoder: Sendable {
 
     var seqLen: Int { fragments.count }
 
-    /// The sorted fragment indexes mixed into part `seqNum`.
-    func indexes(seqNum: UInt32) -> [Int] { chooser.indexes(seqNum: seqNum) }
-
     mutating func nextPart() -> FountainPart {
         seqNum &+= 1
         if seqNum == 0 { seqNum = 1 }

@@ -71,8 +71,6 @@ public struct FrameEncoder: Sendable {
     public var frameCount: Int { fountain.seqLen }
     /// Payload bytes in each frame.
     public var fragmentLength: Int { fountain.fragmentLength }
-    /// Bytes of each frame, header included.
-    public var frameLength: Int { FrameFormat.headerLength + fountain.fragmentLength }
     /// CRC32 of the message, carried in every frame as its id.
     public var messageID: UInt32 { fountain.checksum }
 

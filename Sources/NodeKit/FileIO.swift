@@ -25,7 +25,11 @@ public enum FileIO {
     /// Refuses, before anything is committed, a path `writeAtomically` could not write: an
     /// existing file or device must be writable, a new file's folder must be. (A payment
     /// recorded as handed over whose file then fails to appear cannot be cancelled.)
-    public static func checkWritable(_ path: String) throws {
+    public static func checkWritable(_ paths: String?...) throws {
+        for case let path? in paths { try checkWritablePath(path) }
+    }
+
+    private static func checkWritablePath(_ path: String) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if access(path, F_OK) == 0 {
             guard access(path, W_OK) == 0 else {

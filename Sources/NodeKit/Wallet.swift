@@ -51,10 +51,6 @@ public struct Wallet: Sendable {
         // What the payee will check, checked before a coin is reserved: a payment it must
         // refuse could never get a receipt, and a handed-over payment cannot be cancelled.
         do throws(ProtocolError) {
-            guard envelope.count <= Envelope.maxBytes else {
-                throw ProtocolError(
-                    .proofTooLarge("\(envelope.count) bytes, cap \(Envelope.maxBytes)"))
-            }
             _ = try Envelope.decode(envelope, expecting: domain, limits: limits)
             _ = try Verifier(domain: domain, limits: limits).verify(plan.payment.bundle, now: now)
         } catch {
@@ -73,12 +69,32 @@ public struct Wallet: Sendable {
         try store.advance(payment: requestID, by: .handOver, now: now)
     }
 
+    /// Cancels a payment that never left the node; its coins become spendable again.
+    @discardableResult
+    public func cancelPayment(_ requestID: Bytes32, now: UInt64) throws -> OutgoingPaymentState {
+        try store.advance(payment: requestID, by: .cancel, now: now).state
+    }
+
+    /// The payment's bytes to send again. One transaction checks the state and makes a
+    /// prepared payment pending: a cancelled one (coins released) is refused, and none can be
+    /// cancelled after this.
+    public func exportPayment(_ requestID: Bytes32, now: UInt64) throws -> [UInt8] {
+        try store.advance(payment: requestID, by: .export, now: now).envelope
+    }
+
     /// Verifies a receipt envelope against the payment it names and marks that payment spent
     /// (its change becomes spendable). Receiving the same receipt again changes nothing.
-    public func recordReceipt(_ bytes: [UInt8], now: UInt64) throws -> OutgoingPaymentRecord {
+    /// With `requestID`, a receipt for any other payment is refused (a stale one on a screen).
+    public func recordReceipt(
+        _ bytes: [UInt8], for requestID: Bytes32? = nil, now: UInt64
+    ) throws -> OutgoingPaymentRecord {
         let envelope = try decode(bytes)
         guard case .receipt(let signed) = envelope.message else {
             throw NodeError(.usage("expected a receipt, got a \(envelope.message.kind)"))
+        }
+        if let requestID, signed.receipt.requestID != requestID {
+            throw NodeError(
+                .usage("that receipt is for request \(signed.receipt.requestID.hex), not this one"))
         }
         guard let payment = try store.outgoingPayment(signed.receipt.requestID) else {
             throw NodeError(.store(WalletStoreError(.paymentNotFound(signed.receipt.requestID))))
@@ -92,10 +108,9 @@ public struct Wallet: Sendable {
                     ))
             }
         } catch { throw NodeError(.rejected(error)) }
-        try store.advance(
+        return try store.advance(
             payment: payment.requestID, by: .receipt, receipt: bytes,
             acknowledging: signed.receipt.paymentDigest, now: now)
-        return try store.outgoingPayment(payment.requestID)!
     }
 
     // MARK: Receiving
@@ -151,14 +166,15 @@ public struct Wallet: Sendable {
         let verifier = Verifier(domain: domain, limits: limits)
         let allInputs = payment.bundle.transfers.flatMap(\.transfer.inputs)
         let seen = try store.seenSpends(of: allInputs)
-        let policy = IssuerPolicy.trusted(try store.trustedIssuers())
+        let trusted = try store.trustedIssuers()
+        let policy = IssuerPolicy.trusted(trusted)
         let request = try ownRequest(payment.requestID)
 
         if let accepted = try store.incomingPayment(payment.requestID) {
             // A retry: same coins, same receipt; anything else for this request is refused.
             // Judged as of when it was accepted: a payer retrying after the coins expired
             // must still get its receipt (its change is released by it), and nothing changes.
-            let checked = try check(now: now) { () throws(ProtocolError) in
+            let checked = try check(now: now, trusted: trusted) { () throws(ProtocolError) in
                 try verifier.check(
                     payment, payee: address, request: request, policy: policy,
                     now: accepted.receivedAt, seenSpends: seen)
@@ -174,7 +190,7 @@ public struct Wallet: Sendable {
         }
 
         let held = try store.heldCoins(among: payment.coins)
-        let checked = try check(now: now) { () throws(ProtocolError) in
+        let checked = try check(now: now, trusted: trusted) { () throws(ProtocolError) in
             try verifier.check(
                 payment, payee: address, request: request, policy: policy, now: now,
                 seenSpends: seen, held: held)
@@ -198,14 +214,13 @@ public struct Wallet: Sendable {
     /// when the coin's issuer is one this wallet trusts (its vault is where the evidence is
     /// used; any other issuer's is just bad input, which changes nothing).
     private func check(
-        now: UInt64, _ body: () throws(ProtocolError) -> CheckedPayment
+        now: UInt64, trusted: some Collection<Address>,
+        _ body: () throws(ProtocolError) -> CheckedPayment
     ) throws
         -> CheckedPayment
     {
         do { return try body() } catch {
-            if case .doubleSpend(let evidence, let issuer) = error.kind,
-                try store.trustedIssuers().contains(issuer)
-            {
+            if case .doubleSpend(let evidence, let issuer) = error.kind, trusted.contains(issuer) {
                 let bytes = Envelope(domain: domain, message: .evidence(evidence)).encoded()
                 try store.recordEvidence(evidence, body: bytes, now: now)
             }

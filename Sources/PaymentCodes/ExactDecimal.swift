@@ -1,9 +1,11 @@
 /// Decimal amounts read and written exactly with integers: no floating point anywhere, so
 /// `0.1 BTC` is 10,000,000 satoshis and never 9,999,999.
 enum ExactDecimal {
-    /// `digits × 10^exponent`, which must be a whole number below 2^128.
+    /// `digits × 10^exponent`, which must be a whole number below 2^128 (`notWhole` says
+    /// why when it is not).
     static func value(
-        digits: [UInt8], exponent: Int, field: String
+        digits: [UInt8], exponent: Int, field: String,
+        notWhole: String = "is not a whole number of base units"
     ) throws(PaymentCodeError)
         -> UInt128
     {
@@ -12,8 +14,7 @@ enum ExactDecimal {
         while exponent < 0 {
             guard let last = digits.last else { break }
             guard last == UInt8(ascii: "0") else {
-                throw PaymentCodeError(
-                    .malformedField, field: field, "is not a whole number of base units")
+                throw PaymentCodeError(.malformedField, field: field, notWhole)
             }
             digits.removeLast()
             exponent += 1
@@ -91,14 +92,9 @@ enum ExactDecimal {
         }
         let whole = Array(parts[0])
         let fraction = parts.count == 2 ? Array(parts[1]) : []
-        do {
-            return try value(
-                digits: whole + fraction, exponent: scale - fraction.count, field: field)
-        } catch let error where error.message.hasPrefix("is not a whole") {
-            throw PaymentCodeError(
-                .malformedField, field: field, "'\(text)' is finer than the smallest unit (\(unit))"
-            )
-        }
+        return try value(
+            digits: whole + fraction, exponent: scale - fraction.count, field: field,
+            notWhole: "'\(text)' is finer than the smallest unit (\(unit))")
     }
 
     /// EIP-681's `number`: `["-" / "+"] *DIGIT ["." 1*DIGIT] [("e" / "E") [1*DIGIT]]`, e.g.

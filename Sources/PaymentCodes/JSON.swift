@@ -1,7 +1,7 @@
 /// A small strict JSON reader (RFC 8259) for Cashu V3 tokens, so the module needs no
 /// Foundation. Numbers are kept as their text and converted by the caller, exactly.
 /// Duplicate object keys, trailing commas, comments, and nesting deeper than 32 are refused.
-enum JSON: Hashable, Sendable {
+enum JSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(String)
@@ -19,21 +19,6 @@ enum JSON: Hashable, Sendable {
         case (.object(let a), .object(let b)):
             a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
         default: false
-        }
-    }
-
-    func hash(into hasher: inout Hasher) {
-        switch self {
-        case .null: hasher.combine(0)
-        case .bool(let value): hasher.combine(value)
-        case .number(let value): hasher.combine(value)
-        case .string(let value): hasher.combine(value)
-        case .array(let value): hasher.combine(value)
-        case .object(let entries):
-            for entry in entries {
-                hasher.combine(entry.key)
-                hasher.combine(entry.value)
-            }
         }
     }
 

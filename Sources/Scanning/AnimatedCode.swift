@@ -10,7 +10,7 @@ public struct AnimatedCode: Sendable {
     }
 
     /// Payloads up to this size go in one binary code at level M.
-    public static let singleCodeCapacity = 2_331
+    public static let singleCodeCapacity = QRErrorCorrection.medium.binaryCapacity
     /// UR fragment bytes: two bytewords letters a byte plus the part header fit one
     /// alphanumeric-mode code at level M (3,391 characters).
     public static let urFragmentLength = 1_600
@@ -22,6 +22,8 @@ public struct AnimatedCode: Sendable {
     }
 
     private var source: Source
+    /// The symbol of a one-code loop, once encoded (see `nextMatrix`).
+    private var single: (level: QRErrorCorrection, matrix: QRMatrix)?
 
     /// `fragmentLength` trades frames per loop against code density (smaller codes scan
     /// faster from a screen); the defaults fill a version-40 code at level M.
@@ -74,13 +76,18 @@ public struct AnimatedCode: Sendable {
     }
 
     /// The next code as a QR symbol: binary frames in byte mode, UR parts as uppercase text in
-    /// alphanumeric mode (5.5 bits a character instead of 8).
+    /// alphanumeric mode (5.5 bits a character instead of 8). A one-code loop shows the same
+    /// symbol forever, so it is encoded once.
     public mutating func nextMatrix(level: QRErrorCorrection = .medium) throws -> QRMatrix {
+        if let single, single.level == level { return single.matrix }
+        let matrix: QRMatrix
         if case .ur = source {
-            return try QREncoder.encode(
-                segmentedText: String(decoding: nextCode(), as: UTF8.self), level: level)
+            matrix = try QREncoder.encode(segmentedText: nextURText(), level: level)
+        } else {
+            matrix = try QREncoder.encode(nextCode(), level: level)
         }
-        return try QREncoder.encode(nextCode(), level: level)
+        if frameCount == 1 { single = (level, matrix) }
+        return matrix
     }
 
     /// The next code's bytes (UR parts as uppercase text).
@@ -92,10 +99,16 @@ public struct AnimatedCode: Sendable {
             let frame = encoder.nextFrame()
             source = .frames(encoder)
             return frame
-        case .ur(var encoder):
-            let part = encoder.nextPart().uppercased()
-            source = .ur(encoder)
-            return Array(part.utf8)
+        case .ur:
+            return Array(nextURText().utf8)
         }
+    }
+
+    /// The next UR part, uppercased for alphanumeric mode.
+    private mutating func nextURText() -> String {
+        guard case .ur(var encoder) = source else { preconditionFailure("not a UR loop") }
+        let part = encoder.nextPart().uppercased()
+        source = .ur(encoder)
+        return part
     }
 }

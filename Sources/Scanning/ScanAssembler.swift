@@ -50,7 +50,11 @@ public struct ScanAssembler: Sendable {
         {
             return consumeFrame(code)
         }
-        if let text = String(validating: code, as: UTF8.self), text.lowercased().hasPrefix("ur:") {
+        // "ur:" in any case, tested on the bytes: no copy of a 3 kB part just to look.
+        if code.count >= 3, code[0] | 0x20 == UInt8(ascii: "u"),
+            code[1] | 0x20 == UInt8(ascii: "r"),
+            code[2] == UInt8(ascii: ":"), let text = String(validating: code, as: UTF8.self)
+        {
             return consumeUR(text)
         }
         return deliver(code)

@@ -6,7 +6,6 @@ public final class ScanPipeline {
     private let scanner = QRScanner()
     private var assembler = ScanAssembler()
     public private(set) var framesScanned = 0
-    public private(set) var codesRead = 0
     /// Whether frames zbar finds nothing in get a second look (see `codes(in:)`).
     public let rescue: Bool
 
@@ -15,10 +14,7 @@ public final class ScanPipeline {
     public func process(_ frame: GreyImage) -> [ScanEvent] {
         framesScanned += 1
         var events: [ScanEvent] = []
-        for code in codes(in: frame) {
-            codesRead += 1
-            events += assembler.consume(code)
-        }
+        for code in codes(in: frame) { events += assembler.consume(code) }
         return events
     }
 

@@ -140,13 +140,14 @@ extension WalletStore {
             ])
     }
 
-    /// Applies a state-machine event to an outgoing payment and moves its coins to match.
-    /// `receipt` is stored with `.receipt`; the caller has verified it.
+    /// Applies a state-machine event to an outgoing payment and moves its coins to match;
+    /// returns the payment as it now stands (read in the same transaction). `receipt` is
+    /// stored with `.receipt`; the caller has verified it.
     @discardableResult
     public func advance(
         payment id: Bytes32, by event: OutgoingPaymentState.Event, receipt: [UInt8]? = nil,
         acknowledging digest: Bytes32? = nil, now: UInt64
-    ) throws -> OutgoingPaymentState {
+    ) throws -> OutgoingPaymentRecord {
         try transaction { db in
             guard let record = try Self.outgoing(db, id) else {
                 throw WalletStoreError(.paymentNotFound(id))
@@ -165,7 +166,7 @@ extension WalletStore {
             do { next = try record.state.applying(event) } catch let error as ProtocolError {
                 throw WalletStoreError(.rejected(error))
             }
-            if next == record.state && record.receipt != nil { return next }  // idempotent
+            if next == record.state && record.receipt != nil { return record }  // idempotent
             try db.execute(
                 sql: """
                     UPDATE outgoing_payments SET state = ?, receipt = coalesce(?, receipt),
@@ -205,7 +206,10 @@ extension WalletStore {
             case .prepared, .pending:
                 break
             }
-            return next
+            guard let updated = try Self.outgoing(db, id) else {
+                throw WalletStoreError(.paymentNotFound(id))
+            }
+            return updated
         }
     }
 

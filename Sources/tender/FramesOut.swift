@@ -29,20 +29,19 @@ struct FramesOutOptions: ParsableArguments {
     func write(_ codes: [QRMatrix]) throws -> Int {
         guard let framesOut, let clip = try render(codes) else { return 0 }
         try FileIO.writeAtomically(clip, to: framesOut)
-        return codes.count * max(1, hold)
+        return codes.count * hold
     }
 
     /// The frames `write` would write (nil without --frames-out), built in memory.
     func render(_ codes: [QRMatrix]) throws -> [UInt8]? {
         guard framesOut != nil else { return nil }
         let (width, height) = try ScanSource.size(size, option: "--frame-size")
-        let repeats = max(1, hold)
-        let frames = codes.count.multipliedReportingOverflow(by: repeats)
+        let frames = codes.count.multipliedReportingOverflow(by: hold)
         let bytes = frames.partialValue.multipliedReportingOverflow(by: width * height)
         guard !frames.overflow, !bytes.overflow, bytes.partialValue <= Self.maxClipBytes else {
             throw NodeError(
                 .usage(
-                    "\(codes.count) code(s) × \(repeats) × \(width)x\(height) is more than \(Self.maxClipBytes >> 20) MiB of frames: use fewer loops, a smaller --hold or --frame-size"
+                    "\(codes.count) code(s) × \(hold) × \(width)x\(height) is more than \(Self.maxClipBytes >> 20) MiB of frames: use fewer loops, a smaller --hold or --frame-size"
                 ))
         }
         var clip: [UInt8] = []
@@ -52,7 +51,7 @@ struct FramesOutOptions: ParsableArguments {
                 throw NodeError(
                     .usage("a \(matrix.size)-module code does not fit in \(width)x\(height)"))
             }
-            for _ in 0..<repeats { clip += frame.pixels }
+            for _ in 0..<hold { clip += frame.pixels }
         }
         return clip
     }

@@ -98,15 +98,8 @@ struct PayCommand: ParsableCommand {
                 throw ValidationError(
                     "the request fixes the amount and memo: drop --amount and --memo")
             }
-            guard terms.domain == domain else {
-                throw NodeError(
-                    .rejected(ProtocolError(.wrongDomain(expected: domain, actual: terms.domain))))
-            }
-            guard now < terms.expiry else {
-                throw NodeError(
-                    .rejected(
-                        ProtocolError(
-                            .requestExpired(requestID: terms.id, expiry: terms.expiry, now: now))))
+            do { try terms.checkPayable(in: domain, now: now) } catch {
+                throw NodeError(.rejected(error))
             }
             return (terms.payee, terms.amount, terms.asset, terms.id, terms.memo)
         case .payee(let payee):
@@ -130,7 +123,7 @@ struct PayCommand: ParsableCommand {
             // What can fail before the payment leaves fails before it is prepared (camera) or
             // while it is still only prepared (its codes), and then nothing is spent.
             let webcam = try camera.map { try Webcam(device: $0) }
-            for path in [out, video.framesOut].compactMap({ $0 }) { try FileIO.checkWritable(path) }
+            try FileIO.checkWritable(out, video.framesOut)
             let (plan, envelope) = try wallet.preparePayment(
                 to: terms.payee, amount: terms.amount, asset: terms.asset, memo: terms.memo,
                 requestID: id, key: key, now: now)
@@ -145,7 +138,7 @@ struct PayCommand: ParsableCommand {
                     clip = try video.render(
                         try (0..<code.frameCount).map { _ in try code.nextMatrix() })
                 } catch {
-                    _ = try? wallet.store.advance(payment: id, by: .cancel, now: now)
+                    _ = try? wallet.cancelPayment(id, now: now)
                     throw error
                 }
             }
@@ -214,15 +207,9 @@ struct PayCommand: ParsableCommand {
             for event in pipeline.process(frame) {
                 guard case .payload(let bytes) = event else { continue }
                 // A receipt still on the payee's screen from an earlier payment is not this one's.
-                if case .receipt(let signed)? = (try? wallet.decode(bytes))?.message,
-                    signed.receipt.requestID != id
-                {
-                    note(
-                        "that receipt is for request \(signed.receipt.requestID.hex), not this one")
-                    continue
-                }
                 do {
-                    let record = try wallet.recordReceipt(bytes, now: global.clock.now())
+                    let record = try wallet.recordReceipt(
+                        bytes, for: id, now: global.clock.now())
                     return record.state.rawValue
                 } catch {
                     note("that code is not this payment's receipt: \(error)")

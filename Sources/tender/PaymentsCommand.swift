@@ -25,14 +25,9 @@ struct ExportPaymentCommand: ParsableCommand {
         try guarded {
             let id = try Bytes32(hex: requestID)
             let wallet = try global.openWallet()
-            // One transaction checks the state and makes a prepared payment pending: a
-            // cancelled one (coins released) is refused, and none can be cancelled after this.
             try FileIO.checkWritable(out)
-            _ = try wallet.store.advance(payment: id, by: .export, now: global.clock.now())
-            guard let record = try wallet.store.outgoingPayment(id) else {
-                throw NodeError(.store(WalletStoreError(.paymentNotFound(id))))
-            }
-            try FileIO.writeAtomically(record.envelope, to: out)
+            let envelope = try wallet.exportPayment(id, now: global.clock.now())
+            try FileIO.writeAtomically(envelope, to: out)
             print("Payment \(id.hex) written to \(out)")
         }
     }
@@ -49,8 +44,7 @@ struct CancelPaymentCommand: ParsableCommand {
     func run() throws {
         try guarded {
             let id = try Bytes32(hex: requestID)
-            let state = try global.openWallet().store.advance(
-                payment: id, by: .cancel, now: global.clock.now())
+            let state = try global.openWallet().cancelPayment(id, now: global.clock.now())
             print("Payment \(id.hex) is \(state.rawValue).")
         }
     }

@@ -52,8 +52,9 @@ struct ReceiveCommand: ParsableCommand {
             } else {
                 // A request or pay-me code in view is not the payment: keep scanning past it.
                 let (found, framesScanned) = try source.firstPayload { bytes in
-                    guard case .tenderPayload = ScannedCode.recognize(bytes) else {
-                        return "\(ScannedCode.recognize(bytes).explanation) Not a payment."
+                    let code = ScannedCode.recognize(bytes)
+                    guard case .tenderPayload = code else {
+                        return "\(code.explanation) Not a payment."
                     }
                     return nil
                 }
@@ -66,9 +67,7 @@ struct ReceiveCommand: ParsableCommand {
             let wallet = try global.openWallet()
             let key = try global.keys.walletKey()
             // A receipt that could not be written after accepting would look like a failure.
-            for path in [receiptOut, video.framesOut].compactMap({ $0 }) {
-                try FileIO.checkWritable(path)
-            }
+            try FileIO.checkWritable(receiptOut, video.framesOut)
             let received = try wallet.receive(bytes, key: key, now: global.clock.now())
             CrashPoint.receiveAccepted.hit()
             if let receiptOut { try FileIO.writeAtomically(received.receipt, to: receiptOut) }

@@ -47,13 +47,7 @@ extension Verifier {
                 .paymentMismatch("it pays \(payment.payee), this wallet is \(payee)"))
         }
         if let request {
-            guard request.domain == domain else {
-                throw ProtocolError(.wrongDomain(expected: domain, actual: request.domain))
-            }
-            guard now < request.expiry else {
-                throw ProtocolError(
-                    .requestExpired(requestID: request.id, expiry: request.expiry, now: now))
-            }
+            try request.checkPayable(in: domain, now: now)
             guard payment.amount == request.amount else {
                 throw ProtocolError(
                     .paymentMismatch("amount \(payment.amount), requested \(request.amount)"))

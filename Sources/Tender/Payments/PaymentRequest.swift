@@ -36,4 +36,15 @@ public struct PaymentRequest: Hashable, Sendable {
         self.sessionKey = sessionKey
         self.domain = domain
     }
+
+    /// Whether a payment may still answer this request in `domain` at `now`: the checks the
+    /// payer makes before paying and the payee makes on receiving.
+    public func checkPayable(in domain: Domain, now: UInt64) throws(ProtocolError) {
+        guard self.domain == domain else {
+            throw ProtocolError(.wrongDomain(expected: domain, actual: self.domain))
+        }
+        guard now < expiry else {
+            throw ProtocolError(.requestExpired(requestID: id, expiry: expiry, now: now))
+        }
+    }
 }

@@ -17,6 +17,7 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case mixedInputs(transfer: Int, field: String)
         case emptyTransfer(transfer: Int)
         case zeroAmount(transfer: Int, output: Int)
+        case zeroNoteAmount(note: Int)
         case conservationBroken(transfer: Int, inputs: Amount, outputs: Amount)
         case amountOverflow(String)
         case expired(coin: CoinID, expiry: UInt64, now: UInt64)
@@ -54,7 +55,7 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .duplicateCoin: "duplicate-coin"
         case .mixedInputs: "mixed-inputs"
         case .emptyTransfer: "empty-transfer"
-        case .zeroAmount: "zero-amount"
+        case .zeroAmount, .zeroNoteAmount: "zero-amount"
         case .conservationBroken: "conservation-broken"
         case .amountOverflow: "amount-overflow"
         case .expired: "expired"
@@ -95,10 +96,8 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
             "transfer #\(transfer) mixes inputs of different \(field)s"
         case .emptyTransfer(let transfer): "transfer #\(transfer) has no inputs or no outputs"
         case .zeroAmount(let transfer, let output):
-            // transfer -1 marks a note (notes come before transfers and have no index there).
-            transfer < 0
-                ? "note #\(output) has a zero amount"
-                : "transfer #\(transfer) output #\(output) has a zero amount"
+            "transfer #\(transfer) output #\(output) has a zero amount"
+        case .zeroNoteAmount(let note): "note #\(note) has a zero amount"
         case .conservationBroken(let transfer, let inputs, let outputs):
             "transfer #\(transfer) breaks conservation: inputs sum to \(inputs), outputs to \(outputs)"
         case .amountOverflow(let what): "amounts overflow 2^128 in \(what)"

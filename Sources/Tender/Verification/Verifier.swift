@@ -30,7 +30,7 @@ public struct Verifier: Sendable {
         for (index, signed) in bundle.notes.enumerated() {
             let note = signed.note
             guard note.amount > 0 else {
-                throw ProtocolError(.zeroAmount(transfer: -1, output: index))
+                throw ProtocolError(.zeroNoteAmount(note: index))
             }
             let digest = note.digest(in: domain)
             let recovered = signer(of: digest, signature: signed.signature)
@@ -128,7 +128,8 @@ public struct Verifier: Sendable {
                             coin: input, bundle.transfers[earlier], signed, in: domain),
                         issuer: first.issuer))
             }
-            if let seen = seenSpends[input], seen.transfer.digest(in: domain) != digest {
+            // The same content has the same digest: compare it, no hashing.
+            if let seen = seenSpends[input], seen.transfer != transfer {
                 throw ProtocolError(
                     .doubleSpend(
                         try DoubleSpendEvidence(coin: input, seen, signed, in: domain),
