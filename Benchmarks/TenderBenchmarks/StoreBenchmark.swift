@@ -51,10 +51,12 @@ enum StoreBenchmark {
             let requestBytes =
                 (0..<28).map { _ in UInt8(0xFF) }
                 + withUnsafeBytes(of: serial.bigEndian, Array.init)
-            let payment = Payment(
-                requestID: try Bytes32(requestBytes), payee: owner,
-                amount: notes.reduce(0) { $0 + $1.note.amount }, asset: .zero,
-                coins: notes.map { $0.coinID(in: domain) }, bundle: ProofBundle(notes: notes))
+            let payment = try Payment(
+                signing: PaymentTerms(
+                    requestID: try Bytes32(requestBytes), payee: owner,
+                    amount: notes.reduce(0) { $0 + $1.note.amount }, asset: .zero,
+                    coins: notes.map { $0.coinID(in: domain) }),
+                bundle: ProofBundle(notes: notes), with: issuerKey, in: domain)
             let checked = try verifier.check(
                 payment, payee: owner, policy: .trusted([issuer]), now: now)
             try store.acceptPayment(checked, receipt: [0], now: now)

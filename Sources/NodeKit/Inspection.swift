@@ -23,11 +23,14 @@ public enum Inspection {
             fields["sessionKey"] = request.sessionKey.map { Hex.encode($0) }
             result["request"] = fields
         case .payment(let payment):
-            result["payment"] = [
-                "requestId": payment.requestID.hex, "payee": payment.payee.checksummed,
-                "amount": String(payment.amount), "asset": payment.asset.checksummed,
-                "memo": payment.memo, "coins": payment.coins.map(\.hex),
-            ]
+            // The terms the payer signed, in both forms: plain fields and EIP-712 typed data.
+            result["payment"] = signed(
+                payment.terms, payment.signature, domain,
+                extra: [
+                    "requestId": payment.requestID.hex, "payee": payment.payee.checksummed,
+                    "amount": String(payment.amount), "asset": payment.asset.checksummed,
+                    "memo": payment.memo, "coins": payment.coins.map(\.hex),
+                ])
             result["notes"] = payment.bundle.notes.map {
                 signed($0.note, $0.signature, domain, extra: ["coin": $0.coinID(in: domain).hex])
             }

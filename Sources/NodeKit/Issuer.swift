@@ -33,10 +33,12 @@ public struct Issuer: Sendable {
                 owner: owner, expiry: expiry)
             notes.append(try SignedNote(signing: note, with: key, in: domain))
         }
-        let payment = Payment(
-            requestID: .random(using: &generator), payee: owner, amount: total, asset: asset,
-            memo: "issued by \(address)", coins: notes.map { $0.coinID(in: domain) },
-            bundle: ProofBundle(notes: notes))
+        // The issuer signs the issuance as its payer: the memo naming it is covered too.
+        let payment = try Payment(
+            signing: PaymentTerms(
+                requestID: .random(using: &generator), payee: owner, amount: total, asset: asset,
+                memo: "issued by \(address)", coins: notes.map { $0.coinID(in: domain) }),
+            bundle: ProofBundle(notes: notes), with: key, in: domain)
         return (payment, Envelope(domain: domain, message: .payment(payment)).encoded())
     }
 }

@@ -10,7 +10,5 @@ public enum NodeDefaults {
     public static let asset = Address.zero
     /// Notes issued by `tender issuer issue` live this long unless told otherwise.
     public static let noteLifetime: UInt64 = 30 * 24 * 3600
-    /// A payer does not spend coins that expire sooner than this: the payee needs time to settle.
-    public static let minimumCoinLifetime: UInt64 = 3600
     public static let domain = Domain(chainID: chainID, vault: vault)
 }

@@ -18,41 +18,46 @@ public struct Wallet: Sendable {
         self.limits = limits
     }
 
+    /// Balance per asset at `now`: coins too close to expiry to pay with count as expiring.
+    public func balances(now: UInt64) throws -> [Address: Balance] {
+        try store.balances(now: now, minimumLifetime: limits.minimumCoinLifetime)
+    }
+
     // MARK: Paying
 
-    /// Plans a payment, records it as `prepared` with its coins reserved (one transaction),
-    /// and returns the envelope to hand over. Call `handedOver` once it has left the node.
+    /// Plans a payment, checks it exactly as the payee will (the same decoding and the same
+    /// `Verifier.check`, against `request` when the payer has it), records it as `prepared`
+    /// with its coins reserved (one transaction), and returns the envelope to hand over. Call
+    /// `handedOver` once it has left the node.
     public func preparePayment(
         to payee: Address, amount: Amount, asset: Address, memo: String = "", requestID: Bytes32,
-        key: PrivateKey, now: UInt64, minimumLifetime: UInt64 = NodeDefaults.minimumCoinLifetime
+        request: PaymentRequest? = nil, key: PrivateKey, now: UInt64
     ) throws -> (plan: PaymentPlan, envelope: [UInt8]) {
         let candidates = try store.candidateCoins(
             owner: address, asset: asset, amount: amount, now: now,
-            minimumLifetime: minimumLifetime, limits: limits)
+            minimumLifetime: limits.minimumCoinLifetime, limits: limits)
         let builder = PaymentBuilder(domain: domain, limits: limits)
-        let planned = Result { () throws(ProtocolError) -> PaymentPlan in
-            try builder.plan(
+        let plan: PaymentPlan
+        do throws(ProtocolError) {
+            plan = try builder.plan(
                 requestID: requestID, payee: payee, amount: amount, asset: asset, memo: memo,
-                from: candidates, key: key, now: now, minimumLifetime: minimumLifetime)
-        }
-        guard case .success(let plan) = planned else {
-            guard case .failure(let error) = planned else { fatalError("unreachable") }
-            if case .insufficientFunds(let requested, _) = error.kind {
-                // The candidates are only what selection read; report the whole spendable sum.
-                let spendable = try store.balances()[asset]?.spendable ?? 0
-                throw NodeError(
-                    .rejected(
-                        ProtocolError(
-                            .insufficientFunds(requested: requested, available: spendable))))
+                from: candidates, key: key, now: now)
+        } catch {
+            if case .insufficientFunds(let requested, _, _, _, _) = error.kind {
+                throw NodeError(.rejected(try insufficientFunds(requested, asset: asset, now: now)))
             }
             throw NodeError(.rejected(error))
         }
         let envelope = Envelope(domain: domain, message: .payment(plan.payment)).encoded()
-        // What the payee will check, checked before a coin is reserved: a payment it must
-        // refuse could never get a receipt, and a handed-over payment cannot be cancelled.
+        // The payee's own check, before a coin is reserved: a payment it must refuse could
+        // never get a receipt, and a handed-over payment cannot be cancelled. The payee's
+        // trusted issuers are its own business: every issuer passes here.
         do throws(ProtocolError) {
-            _ = try Envelope.decode(envelope, expecting: domain, limits: limits)
-            _ = try Verifier(domain: domain, limits: limits).verify(plan.payment.bundle, now: now)
+            guard case .payment(let decoded) = try decodeEnvelope(envelope).message else {
+                throw ProtocolError(.malformed("the payment decodes as another kind"))
+            }
+            _ = try Verifier(domain: domain, limits: limits).check(
+                decoded, payee: payee, request: request, policy: .anyIssuer, now: now)
         } catch {
             throw NodeError(
                 .rejected(
@@ -63,6 +68,20 @@ public struct Wallet: Sendable {
         }
         try store.preparePayment(plan, envelope: envelope, now: now)
         return (plan, envelope)
+    }
+
+    /// "Insufficient funds" with what the wallet holds and why it cannot spend it.
+    private func insufficientFunds(
+        _ requested: Amount, asset: Address, now: UInt64
+    ) throws -> ProtocolError {
+        let balance =
+            try store.balances(now: now, minimumLifetime: limits.minimumCoinLifetime)[asset]
+            ?? Balance()
+        return ProtocolError(
+            .insufficientFunds(
+                requested: requested,
+                available: balance.spendable, pending: balance.pending + balance.inDoubt,
+                expiring: balance.expiring, expired: balance.expired))
     }
 
     public func handedOver(_ requestID: Bytes32, now: UInt64) throws {
@@ -97,7 +116,7 @@ public struct Wallet: Sendable {
                 .usage("that receipt is for request \(signed.receipt.requestID.hex), not this one"))
         }
         guard let payment = try store.outgoingPayment(signed.receipt.requestID) else {
-            throw NodeError(.store(WalletStoreError(.paymentNotFound(signed.receipt.requestID))))
+            throw NodeError(.rejected(ProtocolError(.unknownRequest(signed.receipt.requestID))))
         }
         do throws(ProtocolError) {
             try signed.verify(payee: payment.payee, in: domain)
@@ -210,6 +229,30 @@ public struct Wallet: Sendable {
             asset: payment.asset, receipt: receiptBytes, repeated: false)
     }
 
+    // MARK: Evidence
+
+    /// Takes double-spend evidence from a peer or a file: checked on decoding (two transfers
+    /// of one coin signed by one owner), kept when it concerns a coin this wallet has met
+    /// (any other would let anyone grow the store). Returns the evidence.
+    @discardableResult
+    public func importEvidence(_ bytes: [UInt8], now: UInt64) throws -> DoubleSpendEvidence {
+        let envelope = try decode(bytes)
+        guard case .evidence(let evidence) = envelope.message else {
+            throw NodeError(
+                .usage("expected double-spend evidence, got a \(envelope.message.kind)"))
+        }
+        guard try store.hasSeen(coin: evidence.coin) else {
+            throw NodeError(
+                .rejected(
+                    ProtocolError(
+                        .invalidEvidence(
+                            "it concerns coin \(evidence.coin.short), which this wallet has never seen"
+                        ))))
+        }
+        try store.recordEvidence(evidence, body: bytes, now: now)
+        return evidence
+    }
+
     /// Runs a verification; a double spend's evidence is stored before the refusal propagates,
     /// when the coin's issuer is one this wallet trusts (its vault is where the evidence is
     /// used; any other issuer's is just bad input, which changes nothing).
@@ -230,8 +273,10 @@ public struct Wallet: Sendable {
 
     /// Decodes an envelope for this wallet's domain.
     public func decode(_ bytes: [UInt8]) throws -> Envelope {
-        do { return try Envelope.decode(bytes, expecting: domain, limits: limits) } catch {
-            throw NodeError(.rejected(error))
-        }
+        do { return try decodeEnvelope(bytes) } catch { throw NodeError(.rejected(error)) }
+    }
+
+    private func decodeEnvelope(_ bytes: [UInt8]) throws(ProtocolError) -> Envelope {
+        try Envelope.decode(bytes, expecting: domain, limits: limits)
     }
 }

@@ -115,6 +115,38 @@ enum Schema {
                     ) STRICT;
                     """)
         }
+        // Each note and transfer stored once: a coin's proof is its ancestry, found through
+        // coin_origins (which item created a coin) and spends (which coins a transfer consumed).
+        // Per-coin proof copies let one payment grow the store by its size times its coins.
+        migrator.registerMigration("v3: proofs stored once") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE notes (
+                        digest BLOB PRIMARY KEY NOT NULL CHECK (length(digest) = 32),
+                        body BLOB NOT NULL,
+                        first_seen INTEGER NOT NULL
+                    ) STRICT;
+
+                    -- The note or transfer (by digest) that created each coin of a stored proof.
+                    CREATE TABLE coin_origins (
+                        coin BLOB PRIMARY KEY NOT NULL CHECK (length(coin) = 32),
+                        item BLOB NOT NULL CHECK (length(item) = 32)
+                    ) STRICT, WITHOUT ROWID;
+
+                    -- The seen-set again, without a rowid (half the size), and reachable from a
+                    -- transfer to its inputs: the edges of every proof.
+                    CREATE TABLE spends_v3 (
+                        coin BLOB PRIMARY KEY NOT NULL CHECK (length(coin) = 32),
+                        transfer BLOB NOT NULL REFERENCES transfers(digest)
+                    ) STRICT, WITHOUT ROWID;
+                    INSERT INTO spends_v3(coin, transfer) SELECT coin, transfer FROM spends;
+                    DROP TABLE spends;
+                    ALTER TABLE spends_v3 RENAME TO spends;
+                    CREATE INDEX spends_by_transfer ON spends(transfer);
+                    """)
+            try ProofMigration.moveCoinProofs(db)
+            try db.execute(sql: "ALTER TABLE coins DROP COLUMN proof")
+        }
         return migrator
     }
 }

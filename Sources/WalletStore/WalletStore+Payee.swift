@@ -42,20 +42,15 @@ extension WalletStore {
             receipt: Array(row.blob("receipt") ?? Data()), receivedAt: UInt64(received))
     }
 
-    /// Accepts a checked payment: its transfers join the seen-set, the credited coins become
-    /// unspent coins of this wallet with their proofs, each gets a settlement outbox row, and
-    /// the signed receipt is stored: one transaction. Anything that changed since the check
-    /// (a coin now held, a coin now spent differently, the request now paid) aborts it all.
+    /// Accepts a checked payment: its notes and transfers are stored once each and join the
+    /// seen-set, the credited coins become unspent coins of this wallet, each gets a settlement
+    /// outbox row, and the signed receipt is stored: one transaction. Anything that changed
+    /// since the check (a coin now held, a coin now spent differently, the request now paid)
+    /// aborts it all.
     public func acceptPayment(
         _ checked: CheckedPayment, receipt: [UInt8], now: UInt64
     ) throws {
         let payment = checked.payment
-        let proofs = try checked.credited.map { coin in
-            guard let proof = checked.verified.proof(of: coin.id) else {
-                throw WalletStoreError(.corrupt("no proof for a verified coin"))
-            }
-            return Data(proof.encoded())
-        }
         try transaction { db in
             if try Self.incoming(db, payment.requestID) != nil {
                 throw WalletStoreError(
@@ -70,17 +65,16 @@ extension WalletStore {
                     payment.requestID.data, payment.asset.data, payment.amount.column, payment.memo,
                     checked.digest.data, Data(receipt), now.column,
                 ])
-            try Self.recordSpends(
-                db, transfers: payment.bundle.transfers, digests: checked.verified.transferDigests,
-                now: now)
+            try Self.recordProof(
+                db, checked.verified, keeping: checked.credited.map(\.id), now: now)
             let outbox = try db.cachedStatement(
                 sql: """
                     INSERT INTO outbox(coin, idempotency_key, state, created_at)
                     VALUES (?, ?, 'queued', ?)
                     """)
-            for (coin, proof) in zip(checked.credited, proofs) {
+            for coin in checked.credited {
                 try Self.insertCoin(
-                    db, coin, proof: proof, state: "unspent", source: "received", changeOf: nil,
+                    db, coin, state: "unspent", source: "received", changeOf: nil,
                     receivedIn: payment.requestID, now: now)
                 try outbox.execute(arguments: [coin.id.data, "redeem:" + coin.id.hex, now.column])
             }

@@ -39,7 +39,7 @@ extension WalletStore {
                     "SELECT * FROM coins WHERE \(filter) AND amount >= ? ORDER BY amount, id LIMIT 1",
                 arguments: base + [amount.column])
             {
-                return [try Self.spendable(single)]
+                return [try Self.spendable(db, single)]
             }
             var chosen: [SpendableCoin] = []
             var total: Amount = 0
@@ -47,7 +47,7 @@ extension WalletStore {
                 db, sql: "SELECT * FROM coins WHERE \(filter) ORDER BY amount DESC, id DESC",
                 arguments: base)
             while let row = try cursor.next(), total < amount {
-                let coin = try Self.spendable(row)
+                let coin = try Self.spendable(db, row)
                 chosen.append(coin)
                 total = total.addingReportingOverflow(coin.coin.amount).partialValue
             }
@@ -55,15 +55,13 @@ extension WalletStore {
         }
     }
 
-    static func spendable(_ row: Row) throws -> SpendableCoin {
-        let proof: ProofBundle
-        do { proof = try ProofBundle.decode(Array(row.blob("proof") ?? Data())) } catch {
-            throw WalletStoreError(.corrupt("proof of a coin: \(error)"))
-        }
+    static func spendable(_ db: Database, _ row: Row) throws -> SpendableCoin {
+        let id = try Bytes32(column: row.blob("id"))
+        let proof = try proof(db, of: id)
         let depth: Int = row["depth"]
         let expiry: Int64 = row["expiry"]
         let coin = Coin(
-            id: try Bytes32(column: row.blob("id")), owner: try Address(column: row.blob("owner")),
+            id: id, owner: try Address(column: row.blob("owner")),
             issuer: try Address(column: row.blob("issuer")),
             asset: try Address(column: row.blob("asset")),
             amount: try UInt128(column: row.blob("amount")), expiry: UInt64(expiry), depth: depth,
@@ -76,8 +74,6 @@ extension WalletStore {
     /// A coin that is no longer unspent aborts it all.
     public func preparePayment(_ plan: PaymentPlan, envelope: [UInt8], now: UInt64) throws {
         let id = plan.payment.requestID
-        // Encoding happens before the transaction: the write lock is held for writes only.
-        let changeProofs = plan.change.map { Data($0.proof.encoded()) }
         try transaction { db in
             if let existing = try Self.outgoing(db, id) {
                 // A cancelled payment never left the node: its request may be paid afresh.
@@ -110,16 +106,21 @@ extension WalletStore {
             }
             try Self.recordSpends(
                 db, transfers: plan.transfers, digests: plan.transferDigests, now: now)
-            for (change, proof) in zip(plan.change, changeProofs) {
+            try Self.recordOrigins(
+                db,
+                zip(plan.transfers, plan.transferDigests).flatMap { transfer, digest in
+                    transfer.outputCoins(digest: digest).map { ($0, digest) }
+                })
+            for change in plan.change {
                 try Self.insertCoin(
-                    db, change.coin, proof: proof, state: "incoming", source: "change",
-                    changeOf: id, receivedIn: nil, now: now)
+                    db, change.coin, state: "incoming", source: "change", changeOf: id,
+                    receivedIn: nil, now: now)
             }
         }
     }
 
     static func insertCoin(
-        _ db: Database, _ coin: Coin, proof: Data, state: String, source: String,
+        _ db: Database, _ coin: Coin, state: String, source: String,
         changeOf: Bytes32?, receivedIn: Bytes32?, now: UInt64
     ) throws {
         let exists = try db.cachedStatement(sql: "SELECT 1 FROM coins WHERE id = ?")
@@ -129,14 +130,14 @@ extension WalletStore {
         try db.cachedStatement(
             sql: """
                 INSERT INTO coins(id, owner, issuer, asset, amount, expiry, depth, state, source,
-                    change_of, received_in, proof, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    change_of, received_in, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(
             arguments: [
                 coin.id.data, coin.owner.data, coin.issuer.data, coin.asset.data,
                 coin.amount.column, coin.expiry.column, coin.depth, state, source, changeOf?.data,
-                receivedIn?.data, proof, now.column,
+                receivedIn?.data, now.column,
             ])
     }
 
@@ -190,13 +191,10 @@ extension WalletStore {
                         "UPDATE coins SET state = 'in-doubt', updated_at = ? WHERE reserved_by = ?",
                     arguments: [now.column, id.data])
             case .cancelled:
-                // It never left the node: forget its spends and change so the coins spend
+                // It never left the node: forget its transfers and change so the coins spend
                 // cleanly again.
-                try db.execute(
-                    sql:
-                        "DELETE FROM spends WHERE coin IN (SELECT id FROM coins WHERE reserved_by = ?)",
-                    arguments: [id.data])
                 try db.execute(sql: "DELETE FROM coins WHERE change_of = ?", arguments: [id.data])
+                try Self.forgetTransfers(reservedBy: id, db)
                 try db.execute(
                     sql: """
                         UPDATE coins SET state = 'unspent', reserved_by = NULL, updated_at = ?

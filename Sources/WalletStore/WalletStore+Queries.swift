@@ -4,14 +4,19 @@ import Tender
 
 /// Sums by what the owner can do with the money now.
 public struct Balance: Equatable, Sendable {
-    /// Unspent coins: payable onward offline, or redeemable.
+    /// Unspent coins alive long enough to pay with: payable onward offline, or redeemable.
     public var spendable: Amount = 0
+    /// Unspent coins that expire within the minimum lifetime a payee requires: they can no
+    /// longer be paid onward, only settled.
+    public var expiring: Amount = 0
+    /// Unspent coins past their expiry.
+    public var expired: Amount = 0
     /// Reserved by payments awaiting a receipt (their change returns with the receipt).
     public var pending: Amount = 0
     /// Reserved by payments whose link died after sending.
     public var inDoubt: Amount = 0
-    /// Held and not yet settled on chain (unspent or being redeemed): what settlement
-    /// would claim from issuers' collateral.
+    /// Held and not yet settled on chain (unspent and unexpired, or being redeemed): what
+    /// settlement would claim from issuers' collateral.
     public var receivedUnsettled: Amount = 0
 
     public init() {}
@@ -23,28 +28,33 @@ public struct EvidenceRecord: Sendable {
 }
 
 extension WalletStore {
-    /// Balance per asset. Amounts are summed in Swift: SQLite integers stop at 2^63.
-    public func balances() throws -> [Address: Balance] {
+    /// Balance per asset at `now`; coins expiring within `minimumLifetime` count as expiring,
+    /// not spendable. Amounts are summed in Swift: SQLite integers stop at 2^63.
+    public func balances(now: UInt64, minimumLifetime: UInt64) throws -> [Address: Balance] {
         try read { db in
             var result: [Address: Balance] = [:]
             let rows = try Row.fetchCursor(
                 db,
                 sql:
-                    "SELECT asset, amount, state FROM coins WHERE state IN ('unspent', 'reserved', 'incoming', 'in-doubt', 'redeeming')"
+                    "SELECT asset, amount, state, expiry FROM coins WHERE state IN ('unspent', 'reserved', 'incoming', 'in-doubt', 'redeeming')"
             )
             while let row = try rows.next() {
                 let asset = try Address(column: row.blob("asset"))
                 let amount = try UInt128(column: row.blob("amount"))
                 let state: String = row["state"]
+                let expiry = UInt64(clamping: row["expiry"] as Int64)
                 var balance = result[asset, default: Balance()]
                 switch state {
+                case "unspent" where expiry <= now: balance.expired = add(balance.expired, amount)
+                case "unspent" where expiry <= now &+ minimumLifetime:
+                    balance.expiring = add(balance.expiring, amount)
                 case "unspent": balance.spendable = add(balance.spendable, amount)
                 // Change ("incoming") is part of the reserved coins: counting it would double it.
                 case "reserved": balance.pending = add(balance.pending, amount)
                 case "in-doubt": balance.inDoubt = add(balance.inDoubt, amount)
                 default: break
                 }
-                if state == "unspent" || state == "redeeming" {
+                if (state == "unspent" && expiry > now) || state == "redeeming" {
                     balance.receivedUnsettled = add(balance.receivedUnsettled, amount)
                 }
                 result[asset] = balance

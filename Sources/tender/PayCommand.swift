@@ -70,7 +70,8 @@ struct PayCommand: ParsableCommand {
     private func terms(
         now: UInt64, domain: Domain
     ) throws -> (
-        payee: Address, amount: Amount, asset: Address, id: Bytes32?, memo: String
+        payee: Address, amount: Amount, asset: Address, id: Bytes32?, memo: String,
+        request: PaymentRequest?
     ) {
         guard let request else {
             guard let to, let amount else {
@@ -83,7 +84,7 @@ struct PayCommand: ParsableCommand {
                     do { return try Bytes32(hex: text) } catch {
                         throw ValidationError("--request-id: \(error)")
                     }
-                }, memo
+                }, memo, nil
             )
         }
         let code: TenderCode
@@ -101,14 +102,14 @@ struct PayCommand: ParsableCommand {
             do { try terms.checkPayable(in: domain, now: now) } catch {
                 throw NodeError(.rejected(error))
             }
-            return (terms.payee, terms.amount, terms.asset, terms.id, terms.memo)
+            return (terms.payee, terms.amount, terms.asset, terms.id, terms.memo, terms)
         case .payee(let payee):
             guard payee.domain == domain else {
                 throw NodeError(
                     .rejected(ProtocolError(.wrongDomain(expected: domain, actual: payee.domain))))
             }
             guard let amount else { throw ValidationError("a pay-me code needs --amount") }
-            return (payee.payee, try parseAmount(amount), payee.asset, nil, memo)
+            return (payee.payee, try parseAmount(amount), payee.asset, nil, memo, nil)
         }
     }
 
@@ -126,7 +127,7 @@ struct PayCommand: ParsableCommand {
             try FileIO.checkWritable(out, video.framesOut)
             let (plan, envelope) = try wallet.preparePayment(
                 to: terms.payee, amount: terms.amount, asset: terms.asset, memo: terms.memo,
-                requestID: id, key: key, now: now)
+                requestID: id, request: terms.request, key: key, now: now)
             CrashPoint.payPrepared.hit()
             var loop: AnimatedCode?
             var clip: [UInt8]?

@@ -19,13 +19,13 @@ import Testing
 
     func envelope(
         _ bundle: ProofBundle, to payee: Address, amount: Amount, domain: Domain? = nil,
-        id: UInt8 = 1
+        id: UInt8 = 1, signer: PrivateKey? = nil
     )
         -> [UInt8]
     {
         let payment = world.payment(
             bundle, to: payee, amount: amount,
-            requestID: try! Bytes32([UInt8](repeating: id, count: 32)))
+            requestID: try! Bytes32([UInt8](repeating: id, count: 32)), signer: signer)
         return Envelope(domain: domain ?? world.domain, message: .payment(payment)).encoded()
     }
 
@@ -156,7 +156,9 @@ import Testing
                 amount: 10, owner: bob, expiry: world.expiry),
             with: stranger, in: world.domain)
         try expectRefused(
-            cli, envelope(ProofBundle(notes: [strangerNote]), to: bob, amount: 10), "not trusted")
+            cli,
+            envelope(ProofBundle(notes: [strangerNote]), to: bob, amount: 10, signer: stranger),
+            "not trusted")
 
         // Nine hops between Alice and Carol, then to Bob.
         var bundle = ProofBundle(notes: [world.note(10)])

@@ -24,7 +24,7 @@ import WalletStore
         #expect(try store.seenSpends(of: unspent).isEmpty, "an unspent coin is recorded as spent")
         let spentPayments = try store.outgoingPayments().filter { $0.state == .spent }
         let paidOut = spentPayments.reduce(UInt64(0)) { $0 + UInt64($1.amount) }
-        let balance = try store.balances()[.zero] ?? Balance()
+        let balance = try store.balances(now: 0, minimumLifetime: 0)[.zero] ?? Balance()
         #expect(
             UInt64(balance.spendable + balance.pending + balance.inDoubt) + paidOut == expected,
             "value lost or created in \(wallet)")

@@ -88,14 +88,43 @@ extension World {
         return (notes + created).filter { !spent.contains($0) }
     }
 
-    /// A payment of `bundle` to `payee` naming its credits.
+    /// A payment of `bundle` to `payee` naming its credits, signed by `signer` (by default
+    /// the world's key that created the first credited coin: its note's issuer or the owner
+    /// of its transfer's inputs).
     public func payment(
         _ bundle: ProofBundle, to payee: Address, amount: Amount, requestID: Bytes32 = .zero,
-        asset: Address = .zero, memo: String = ""
+        asset: Address = .zero, memo: String = "", coins: [CoinID]? = nil,
+        signer: PrivateKey? = nil
     ) -> Payment {
-        Payment(
+        let coins = coins ?? credits(to: payee, in: bundle)
+        let terms = PaymentTerms(
             requestID: requestID, payee: payee, amount: amount, asset: asset, memo: memo,
-            coins: credits(to: payee, in: bundle), bundle: bundle)
+            coins: coins)
+        let key = signer ?? coins.first.flatMap { creatorKey(of: $0, in: bundle) } ?? aliceKey
+        return try! Payment(signing: terms, bundle: bundle, with: key, in: domain)
+    }
+
+    /// The world's key that created `coin` in `bundle`, if any.
+    public func creatorKey(of coin: CoinID, in bundle: ProofBundle) -> PrivateKey? {
+        let keys = [issuerKey, aliceKey, bobKey, carolKey]
+        func key(of address: Address) -> PrivateKey? {
+            keys.first { Address(publicKey: $0.publicKey) == address }
+        }
+        var owners: [CoinID: Address] = [:]
+        for note in bundle.notes {
+            let id = note.coinID(in: domain)
+            if id == coin { return key(of: note.note.issuer) }
+            owners[id] = note.note.owner
+        }
+        for transfer in bundle.transfers {
+            let created = outputs(of: transfer)
+            let payer = transfer.transfer.inputs.first.flatMap { owners[$0] }
+            if created.contains(coin) { return payer.flatMap(key(of:)) }
+            for (id, output) in zip(created, transfer.transfer.outputs) {
+                owners[id] = output.owner
+            }
+        }
+        return nil
     }
 }
 

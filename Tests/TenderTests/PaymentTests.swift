@@ -82,9 +82,11 @@ import Testing
         let coins = spendable([world.note(100, serial: 1, expiry: world.now + 10)])
         #expect(
             rejection {
-                _ = try PaymentBuilder(domain: world.domain).plan(
+                _ = try PaymentBuilder(
+                    domain: world.domain, limits: VerificationLimits(minimumCoinLifetime: 60)
+                ).plan(
                     requestID: .zero, payee: world.bob, amount: 1, asset: world.asset, from: coins,
-                    key: world.aliceKey, now: world.now, minimumLifetime: 60)
+                    key: world.aliceKey, now: world.now)
             } == "insufficient-funds")
     }
 
@@ -92,9 +94,9 @@ import Testing
         let (_, transfer, bundle) = world.alicePaysBob()
         func payment(amount: Amount = 60, payee: Address? = nil, asset: Address = .zero) -> Payment
         {
-            Payment(
-                requestID: .zero, payee: payee ?? world.bob, amount: amount, asset: asset,
-                coins: world.credits(to: world.bob, in: bundle), bundle: bundle)
+            world.payment(
+                bundle, to: payee ?? world.bob, amount: amount, asset: asset,
+                coins: world.credits(to: world.bob, in: bundle), signer: world.aliceKey)
         }
         #expect(throws: Never.self) {
             try world.verifier.check(

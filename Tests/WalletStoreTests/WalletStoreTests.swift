@@ -47,7 +47,8 @@ import Testing
         try store.read { db in
             var lines: [String] = []
             for table in [
-                "coins", "transfers", "spends", "outgoing_payments", "incoming_payments",
+                "coins", "transfers", "notes", "coin_origins", "spends", "outgoing_payments",
+                "incoming_payments",
                 "evidence",
                 "outbox", "trusted_issuers", "meta",
             ] {
@@ -73,7 +74,7 @@ import Testing
 
     @Test func acceptedNotesBecomeSpendableWithOutboxRows() throws {
         let store = try fundedAlice([100, 50])
-        #expect(try store.balances()[.zero]?.spendable == 150)
+        #expect(try store.balances(now: world.now, minimumLifetime: 0)[.zero]?.spendable == 150)
         #expect(try store.outbox().count == 2)
         #expect(
             try store.outbox().allSatisfy { $0.state == "queued" && $0.key.hasPrefix("redeem:0x") })
@@ -92,7 +93,7 @@ import Testing
                 acknowledging: .zero, now: world.now)
         }
         #expect(try store.outgoingPayment(plan.payment.requestID)?.state == .pending)
-        #expect(try store.balances()[.zero]?.pending == 100)
+        #expect(try store.balances(now: world.now, minimumLifetime: 0)[.zero]?.pending == 100)
         try store.advance(
             payment: plan.payment.requestID, by: .receipt, receipt: [7],
             acknowledging: plan.digest, now: world.now)
@@ -103,17 +104,17 @@ import Testing
         let store = try fundedAlice([100, 50])
         let plan = try plan(store, amount: 70, id: 1)
         try store.preparePayment(plan, envelope: [9], now: world.now)
-        var balance = try #require(try store.balances()[.zero])
+        var balance = try #require(try store.balances(now: world.now, minimumLifetime: 0)[.zero])
         #expect(balance.spendable == 50)
         #expect(balance.pending == 100)
         try store.advance(payment: plan.payment.requestID, by: .handOver, now: world.now)
         try store.advance(payment: plan.payment.requestID, by: .linkLost, now: world.now)
-        balance = try #require(try store.balances()[.zero])
+        balance = try #require(try store.balances(now: world.now, minimumLifetime: 0)[.zero])
         #expect(balance.inDoubt == 100)
         #expect(balance.pending == 0)
         try store.advance(
             payment: plan.payment.requestID, by: .receipt, receipt: [7], now: world.now)
-        balance = try #require(try store.balances()[.zero])
+        balance = try #require(try store.balances(now: world.now, minimumLifetime: 0)[.zero])
         #expect(balance.spendable == 80)  // 50 untouched + 30 change
         #expect(balance.inDoubt == 0)
         #expect(try store.outgoingPayment(plan.payment.requestID)?.state == .spent)
@@ -121,7 +122,7 @@ import Testing
         // The change can be spent in a new payment.
         let next = try self.plan(store, amount: 80, id: 2)
         try store.preparePayment(next, envelope: [9], now: world.now)
-        #expect(try store.balances()[.zero]?.spendable == 0)
+        #expect(try store.balances(now: world.now, minimumLifetime: 0)[.zero]?.spendable == 0)
     }
 
     @Test func aCoinCannotBeReservedTwice() throws {
@@ -141,11 +142,11 @@ import Testing
 
     @Test func cancellingAPreparedPaymentReturnsItsCoins() throws {
         let store = try fundedAlice([100])
-        let before = try store.balances()
+        let before = try store.balances(now: world.now, minimumLifetime: 0)
         let plan = try plan(store, amount: 10, id: 1)
         try store.preparePayment(plan, envelope: [1], now: world.now)
         try store.advance(payment: plan.payment.requestID, by: .cancel, now: world.now)
-        #expect(try store.balances() == before)
+        #expect(try store.balances(now: world.now, minimumLifetime: 0) == before)
         #expect(try store.seenSpends(of: plan.spent).isEmpty)
         // Once handed over, a payment can no longer be cancelled.
         let again = try self.plan(store, amount: 10, id: 2)

@@ -21,8 +21,9 @@ public struct PaymentPlan: Sendable {
     public let transferDigests: [Bytes32]
     /// Change back to the payer, with the proof to spend it later.
     public let change: [SpendableCoin]
-    /// Coins the payee will own; their digest is what the receipt must sign.
+    /// Coins the payee will own.
     public let credited: [CoinID]
+    /// The payment's digest: what the receipt must acknowledge.
     public let digest: Bytes32
 }
 
@@ -37,28 +38,28 @@ public struct PaymentBuilder: Sendable {
     }
 
     /// Coins the selection may use: the payer's, in the asset, below the hop cap, and alive for
-    /// at least `minimumLifetime` more seconds so the payee has time to settle them.
+    /// at least `limits.minimumCoinLifetime` more seconds, as the payee will require.
     public func eligible(
-        _ coins: [SpendableCoin], owner: Address, asset: Address, now: UInt64,
-        minimumLifetime: UInt64
+        _ coins: [SpendableCoin], owner: Address, asset: Address, now: UInt64
     ) -> [SpendableCoin] {
         coins.filter {
             $0.coin.owner == owner && $0.coin.asset == asset && $0.coin.depth < limits.maxHops
-                && $0.coin.expiry > now &+ minimumLifetime
+                && $0.coin.expiry > now &+ limits.minimumCoinLifetime
         }
     }
 
+    /// Selects coins, signs the transfers and then the payment's terms. The result is not
+    /// checked here: the wallet runs the payee's check on it before reserving anything.
     public func plan(
         requestID: Bytes32, payee: Address, amount: Amount, asset: Address, memo: String = "",
-        from coins: [SpendableCoin], key: PrivateKey, now: UInt64, minimumLifetime: UInt64 = 0
+        from coins: [SpendableCoin], key: PrivateKey, now: UInt64
     ) throws(ProtocolError) -> PaymentPlan {
         let payer = Address(publicKey: key.publicKey)
         guard payee != payer else {
             throw ProtocolError(.paymentMismatch("a wallet cannot pay itself"))
         }
         guard amount > 0 else { throw ProtocolError(.malformed("amount must be positive")) }
-        let candidates = eligible(
-            coins, owner: payer, asset: asset, now: now, minimumLifetime: minimumLifetime)
+        let candidates = eligible(coins, owner: payer, asset: asset, now: now)
         let selected = try select(amount: amount, from: candidates)
 
         var remaining = amount
@@ -94,13 +95,14 @@ public struct PaymentBuilder: Sendable {
         }
         var bundle = baseProof
         bundle.transfers.append(contentsOf: transfers)
-        let payment = Payment(
-            requestID: requestID, payee: payee, amount: amount, asset: asset, memo: memo,
-            coins: credited, bundle: bundle)
+        let payment = try Payment(
+            signing: PaymentTerms(
+                requestID: requestID, payee: payee, amount: amount, asset: asset, memo: memo,
+                coins: credited), bundle: bundle, with: key, in: domain)
         return PaymentPlan(
             payment: payment, spent: transfers.flatMap(\.transfer.inputs), transfers: transfers,
             transferDigests: digests, change: change,
-            credited: credited, digest: paymentDigest(creditedCoins: credited))
+            credited: credited, digest: payment.digest(in: domain))
     }
 
     /// The smallest single coin that covers the amount (least change, fewest inputs); failing

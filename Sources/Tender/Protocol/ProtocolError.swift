@@ -8,6 +8,9 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case badNoteSignature(serial: Bytes32, issuer: Address, recovered: Address?)
         case badTransferSignature(transfer: Int, owner: Address, recovered: Address?)
         case badReceiptSignature(expected: Address, recovered: Address?)
+        /// The payment's terms are not signed by the payer of the coins they name (a field
+        /// was altered after signing, or the coins come from someone else).
+        case badPaymentSignature(payer: Address, recovered: Address?)
         /// A transfer spends a coin the proof does not contain (or not before the transfer).
         case unknownInput(transfer: Int, coin: CoinID)
         case duplicateInput(transfer: Int, coin: CoinID)
@@ -21,6 +24,10 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case conservationBroken(transfer: Int, inputs: Amount, outputs: Amount)
         case amountOverflow(String)
         case expired(coin: CoinID, expiry: UInt64, now: UInt64)
+        /// A paid coin expires before the payee has `minimum` seconds to settle it.
+        case expiresTooSoon(coin: CoinID, expiry: UInt64, now: UInt64, minimum: UInt64)
+        /// A note or transfer of the proof from which no paid coin descends.
+        case unrelatedProofItem(String)
         case hopCapExceeded(coin: CoinID, depth: Int, cap: Int)
         case proofTooLarge(String)
         case untrustedIssuer(Address)
@@ -32,9 +39,14 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case alreadyHeld(CoinID)
         case paymentMismatch(String)
         case requestAlreadyPaid(requestID: Bytes32)
+        /// A receipt (or an export) names a request this wallet never paid.
+        case unknownRequest(Bytes32)
         case requestExpired(requestID: Bytes32, expiry: UInt64, now: UInt64)
         case invalidTransition(state: String, event: String)
-        case insufficientFunds(requested: Amount, available: Amount)
+        /// Not enough spendable coins; what else the wallet holds, and why it cannot pay with it.
+        case insufficientFunds(
+            requested: Amount, available: Amount, pending: Amount = 0, expiring: Amount = 0,
+            expired: Amount = 0)
         case invalidEvidence(String)
     }
 
@@ -50,6 +62,7 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .badNoteSignature: "bad-note-signature"
         case .badTransferSignature: "bad-transfer-signature"
         case .badReceiptSignature: "bad-receipt-signature"
+        case .badPaymentSignature: "bad-payment-signature"
         case .unknownInput: "unknown-input"
         case .duplicateInput: "duplicate-input"
         case .duplicateCoin: "duplicate-coin"
@@ -59,6 +72,8 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .conservationBroken: "conservation-broken"
         case .amountOverflow: "amount-overflow"
         case .expired: "expired"
+        case .expiresTooSoon: "expires-too-soon"
+        case .unrelatedProofItem: "unrelated-proof-item"
         case .hopCapExceeded: "hop-cap-exceeded"
         case .proofTooLarge: "proof-too-large"
         case .untrustedIssuer: "untrusted-issuer"
@@ -67,6 +82,7 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .alreadyHeld: "already-held"
         case .paymentMismatch: "payment-mismatch"
         case .requestAlreadyPaid: "request-already-paid"
+        case .unknownRequest: "unknown-request"
         case .requestExpired: "request-expired"
         case .invalidTransition: "invalid-transition"
         case .insufficientFunds: "insufficient-funds"
@@ -87,6 +103,8 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
             "transfer #\(transfer) is not signed by the owner \(owner) of its inputs (signature recovers to \(recovered?.description ?? "nothing"))"
         case .badReceiptSignature(let expected, let recovered):
             "receipt is not signed by the payee \(expected) (signature recovers to \(recovered?.description ?? "nothing"))"
+        case .badPaymentSignature(let payer, let recovered):
+            "payment is not signed by \(payer), the payer of the coins it names (signature recovers to \(recovered?.description ?? "nothing")): it was altered after signing"
         case .unknownInput(let transfer, let coin):
             "transfer #\(transfer) spends coin \(coin.short), which the proof does not contain before it"
         case .duplicateInput(let transfer, let coin):
@@ -103,6 +121,9 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .amountOverflow(let what): "amounts overflow 2^128 in \(what)"
         case .expired(let coin, let expiry, let now):
             "coin \(coin.short) expired at \(expiry) (now \(now))"
+        case .expiresTooSoon(let coin, let expiry, let now, let minimum):
+            "coin \(coin.short) expires at \(expiry), \(expiry > now ? expiry - now : 0) s from now (\(now)); a payee needs at least \(minimum) s to settle it"
+        case .unrelatedProofItem(let item): "the proof's \(item) leads to no paid coin"
         case .hopCapExceeded(let coin, let depth, let cap):
             "coin \(coin.short) is \(depth) hops from its note; the cap is \(cap)"
         case .proofTooLarge(let what): "proof too large: \(what)"
@@ -115,14 +136,28 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .paymentMismatch(let what): "payment does not match its request: \(what)"
         case .requestAlreadyPaid(let id):
             "request \(id.short) was already paid by a different payment"
+        case .unknownRequest(let id): "this wallet made no payment with request id \(id.hex)"
         case .requestExpired(let id, let expiry, let now):
             "request \(id.short) expired at \(expiry) (now \(now))"
         case .invalidTransition(let state, let event): "cannot \(event) a payment that is \(state)"
-        case .insufficientFunds(let requested, let available):
+        case .insufficientFunds(
+            let requested, let available, let pending, let expiring, let expired):
             "insufficient funds: need \(requested), spendable \(available)"
+                + insufficientFundsDetail(pending: pending, expiring: expiring, expired: expired)
         case .invalidEvidence(let why): "invalid double-spend evidence: \(why)"
         }
     }
+}
+
+/// Why held coins are not spendable, for the "insufficient funds" message.
+private func insufficientFundsDetail(pending: Amount, expiring: Amount, expired: Amount) -> String {
+    var reasons: [String] = []
+    if pending > 0 { reasons.append("\(pending) paid out and awaiting receipts") }
+    if expiring > 0 {
+        reasons.append("\(expiring) expiring too soon to pay with (it can still be settled)")
+    }
+    if expired > 0 { reasons.append("\(expired) expired") }
+    return reasons.isEmpty ? "" : " (also held: " + reasons.joined(separator: "; ") + ")"
 }
 
 extension Bytes32 {

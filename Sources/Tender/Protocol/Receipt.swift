@@ -1,7 +1,7 @@
 import Codecs
 
-/// The payee's signed acknowledgement that it accepted the coins summarised by `paymentDigest`
-/// for request `requestID` at `time`.
+/// The payee's signed acknowledgement that it accepted the payment whose signed terms have
+/// EIP-712 digest `paymentDigest`, for request `requestID`, at `time`.
 public struct Receipt: TypedStruct, Hashable {
     public static let primaryType = "Receipt"
 
@@ -30,13 +30,4 @@ public struct Receipt: TypedStruct, Hashable {
             "paymentDigest": .fixedBytes(paymentDigest.bytes), "time": .uint(UInt128(time)),
         ]
     }
-}
-
-/// What a receipt commits to: keccak256 of the coin ids credited to the payee, ascending.
-/// Coin ids commit to the transfers (or notes) that created them, so this names exactly
-/// what was accepted, whatever order the payer sent it in.
-public func paymentDigest(creditedCoins: some Sequence<CoinID>) -> Bytes32 {
-    var hasher = Keccak256()
-    for coin in creditedCoins.sorted() { hasher.update(coin.bytes) }
-    return Bytes32(trusted: hasher.finalize())
 }

@@ -9,6 +9,8 @@ public enum TenderTypes {
     public static let output = "Output(address owner,uint128 amount)"
     /// Referenced struct types follow the primary type, as EIP-712's encodeType requires.
     public static let transfer = "Transfer(bytes32[] inputs,Output[] outputs)" + output
+    public static let payment =
+        "Payment(bytes32 requestId,address payee,address asset,uint128 amount,string memo,bytes32[] coins)"
     public static let receipt = "Receipt(bytes32 requestId,bytes32 paymentDigest,uint64 time)"
 
     /// The same types as member lists, for the generic encoder (`inspect`, cross-checks).
@@ -27,6 +29,11 @@ public enum TenderTypes {
         "Transfer": [
             .init(name: "inputs", type: "bytes32[]"), .init(name: "outputs", type: "Output[]"),
         ],
+        "Payment": [
+            .init(name: "requestId", type: "bytes32"), .init(name: "payee", type: "address"),
+            .init(name: "asset", type: "address"), .init(name: "amount", type: "uint128"),
+            .init(name: "memo", type: "string"), .init(name: "coins", type: "bytes32[]"),
+        ],
         "Receipt": [
             .init(name: "requestId", type: "bytes32"),
             .init(name: "paymentDigest", type: "bytes32"),
@@ -41,6 +48,7 @@ enum TypeHashes {
     static let note = Keccak256.hash(Array(TenderTypes.note.utf8))
     static let output = Keccak256.hash(Array(TenderTypes.output.utf8))
     static let transfer = Keccak256.hash(Array(TenderTypes.transfer.utf8))
+    static let payment = Keccak256.hash(Array(TenderTypes.payment.utf8))
     static let receipt = Keccak256.hash(Array(TenderTypes.receipt.utf8))
 }
 

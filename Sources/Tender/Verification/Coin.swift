@@ -41,6 +41,8 @@ public struct VerifiedBundle: Sendable {
     public let leaves: [Coin]
     /// For each coin the bundle spends, the index of the transfer that spends it.
     public let spentBy: [CoinID: Int]
+    /// EIP-712 digests of the bundle's notes, by index.
+    public let noteDigests: [Bytes32]
     /// EIP-712 digests of the bundle's transfers, by index.
     public let transferDigests: [Bytes32]
     public let bundle: ProofBundle

@@ -39,11 +39,16 @@ public struct VerificationLimits: Sendable, Hashable {
     public var maxTransfers: Int
     public var maxInputsPerTransfer: Int
     public var maxOutputsPerTransfer: Int
+    /// Seconds a paid coin must still live when it changes hands, so the payee can settle it
+    /// before it expires. The payer's coin selection and the payee's check use the same value.
+    public var minimumCoinLifetime: UInt64
 
     public init(
         maxHops: Int = 8, maxNotes: Int = 256, maxTransfers: Int = 512,
-        maxInputsPerTransfer: Int = 32, maxOutputsPerTransfer: Int = 16
+        maxInputsPerTransfer: Int = 32, maxOutputsPerTransfer: Int = 16,
+        minimumCoinLifetime: UInt64 = 3600
     ) {
+        self.minimumCoinLifetime = minimumCoinLifetime
         self.maxHops = maxHops
         self.maxNotes = maxNotes
         self.maxTransfers = maxTransfers

@@ -26,6 +26,8 @@ public struct Verifier: Sendable {
         var coins: [CoinID: Coin] = [:]
         coins.reserveCapacity(bundle.notes.count + bundle.transfers.count * 2)
         var order: [CoinID] = []
+        var noteDigests: [Bytes32] = []
+        noteDigests.reserveCapacity(bundle.notes.count)
 
         for (index, signed) in bundle.notes.enumerated() {
             let note = signed.note
@@ -39,6 +41,7 @@ public struct Verifier: Sendable {
                     .badNoteSignature(
                         serial: note.serial, issuer: note.issuer, recovered: recovered))
             }
+            noteDigests.append(digest)
             let id = coinID(digest: digest, index: 0)
             guard coins[id] == nil else { throw ProtocolError(.duplicateCoin(id)) }
             coins[id] = Coin(
@@ -68,8 +71,8 @@ public struct Verifier: Sendable {
             throw ProtocolError(.expired(coin: leaf.id, expiry: leaf.expiry, now: now))
         }
         return VerifiedBundle(
-            coins: coins, leaves: leaves, spentBy: spentBy, transferDigests: digests, bundle: bundle
-        )
+            coins: coins, leaves: leaves, spentBy: spentBy, noteDigests: noteDigests,
+            transferDigests: digests, bundle: bundle)
     }
 
     private func verifyTransfer(

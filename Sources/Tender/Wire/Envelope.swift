@@ -20,7 +20,8 @@ public struct Envelope: Sendable {
         }
     }
 
-    public static let version: UInt64 = 1
+    /// 2: the payer signs the payment (`Payment` terms, field 7); Docs/PROTOCOL.md §6.
+    public static let version: UInt64 = 2
     /// RFC 8949 §3.4.6: the self-described CBOR tag; files begin d9 d9 f7.
     static let selfDescribedTag: UInt64 = 55799
     public static let maxBytes = 1 << 20
@@ -106,6 +107,17 @@ extension ProofBundle {
     {
         try WireReader.decodeRoot(bytes, path: "proof") { reader throws(ProtocolError) in
             try ProofBundle(wire: reader, limits: limits)
+        }
+    }
+}
+
+extension SignedNote {
+    /// Deterministic CBOR of one signed note (how a wallet stores the notes of its proofs).
+    public func encoded() -> [UInt8] { cbor.encoded() }
+
+    public static func decode(_ bytes: [UInt8]) throws(ProtocolError) -> SignedNote {
+        try WireReader.decodeRoot(bytes, path: "note") { reader throws(ProtocolError) in
+            try SignedNote(wire: reader)
         }
     }
 }

@@ -78,10 +78,14 @@ struct WireReader {
 
     func address() throws(ProtocolError) -> Address { Address(unchecked: try bytes(count: 20)) }
 
+    /// A 65-byte signature as Tender writes it: `v` is 27 or 28 (0 and 1, which mean the
+    /// same, are refused so that one signature has one encoding).
     func signature() throws(ProtocolError) -> RecoverableSignature {
-        do { return try RecoverableSignature(bytes: try bytes(count: 65)) } catch let error
-            as Secp256k1Error
-        { throw fail("\(error)") } catch { throw error as! ProtocolError }
+        let bytes = try bytes(count: 65)
+        guard bytes[64] == 27 || bytes[64] == 28 else { throw fail("v must be 27 or 28") }
+        do throws(Secp256k1Error) { return try RecoverableSignature(bytes: bytes) } catch {
+            throw fail("\(error)")
+        }
     }
 
     /// An amount: an unsigned integer, or a tag-2 bignum only when it exceeds 2^64 - 1

@@ -72,20 +72,22 @@ extension Payment {
         .fields([
             0: .bytes(requestID.bytes), 1: .bytes(payee.bytes), 2: amount.cbor,
             3: .bytes(asset.bytes), 4: .text(memo), 5: bundle.cbor,
-            6: .array(coins.map { .bytes($0.bytes) }),
+            6: .array(coins.map { .bytes($0.bytes) }), 7: .bytes(signature.bytes),
         ])
     }
 
     init(wire reader: WireReader, limits: VerificationLimits) throws(ProtocolError) {
-        let fields = try reader.fields(required: [0, 1, 2, 3, 4, 5, 6])
-        self.init(
+        let fields = try reader.fields(required: [0, 1, 2, 3, 4, 5, 6, 7])
+        let terms = PaymentTerms(
             requestID: try reader.field(fields, 0, "requestId").bytes32(),
             payee: try reader.field(fields, 1, "payee").address(),
             amount: try reader.field(fields, 2, "amount").amount(),
             asset: try reader.field(fields, 3, "asset").address(),
             memo: try reader.field(fields, 4, "memo").text(maxBytes: PaymentRequest.maxMemoBytes),
             coins: try reader.field(fields, 6, "coins").array(max: limits.maxNotes)
-                .map { item throws(ProtocolError) in try item.bytes32() },
+                .map { item throws(ProtocolError) in try item.bytes32() })
+        self.init(
+            Signed(terms, signature: try reader.field(fields, 7, "signature").signature()),
             bundle: try ProofBundle(wire: reader.field(fields, 5, "bundle"), limits: limits))
     }
 }
@@ -142,10 +144,13 @@ extension DoubleSpendEvidence {
     init(wire reader: WireReader, domain: Domain, limits: VerificationLimits) throws(ProtocolError)
     {
         let fields = try reader.fields(required: [0, 1, 2])
+        let first = try SignedTransfer(wire: reader.field(fields, 1, "first"), limits: limits)
+        let second = try SignedTransfer(wire: reader.field(fields, 2, "second"), limits: limits)
         try self.init(
-            coin: try reader.field(fields, 0, "coin").bytes32(),
-            try SignedTransfer(wire: reader.field(fields, 1, "first"), limits: limits),
-            try SignedTransfer(wire: reader.field(fields, 2, "second"), limits: limits),
-            in: domain)
+            coin: try reader.field(fields, 0, "coin").bytes32(), first, second, in: domain)
+        // One fraud has one encoding: the pair in digest order, as it is written.
+        guard self.first == first else {
+            throw reader.fail("the transfers are not in digest order")
+        }
     }
 }

@@ -1,0 +1,150 @@
+import Foundation
+import GRDB
+import Tender
+import TenderTestSupport
+import Testing
+
+@testable import WalletStore
+
+/// Each note and transfer is stored once; a coin's proof is rebuilt from its ancestry when it
+/// is spent, equal to the proof the payer sent. Wallets from before (a proof copy per coin)
+/// are converted on open.
+@Suite struct ProofStoreTests {
+    let world = World()
+
+    func path() throws -> String {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tender-proofs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("wallet.sqlite").path
+    }
+
+    func store(for owner: Address) throws -> WalletStore {
+        let store = try WalletStore(path: try path())
+        try store.bind(address: owner, domain: world.domain)
+        return store
+    }
+
+    func count(_ store: WalletStore, _ table: String) throws -> Int {
+        try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
+    }
+
+    /// Alice's note, paid through Carol to Bob in two coins of one transfer, plus change.
+    func twoHops() -> (bundle: ProofBundle, toBob: SignedTransfer) {
+        let note = world.note(100)
+        let toCarol = world.transfer(
+            [note.coinID(in: world.domain)], [(world.carol, 70), (world.alice, 30)],
+            by: world.aliceKey)
+        let toBob = world.transfer(
+            [world.outputs(of: toCarol)[0]], [(world.bob, 20), (world.bob, 25), (world.carol, 25)],
+            by: world.carolKey)
+        return (ProofBundle(notes: [note], transfers: [toCarol, toBob]), toBob)
+    }
+
+    @Test func eachItemIsStoredOnceAndEveryProofIsRebuilt() throws {
+        let bob = try store(for: world.bob)
+        let (bundle, toBob) = twoHops()
+        let payment = world.payment(bundle, to: world.bob, amount: 45)
+        let checked = try world.verifier.check(
+            payment, payee: world.bob, policy: world.policy, now: world.now)
+        try bob.acceptPayment(checked, receipt: [1], now: world.now)
+        #expect(try count(bob, "notes") == 1)
+        #expect(try count(bob, "transfers") == 2)
+        // Origins of the coins a proof can reach: the two spent in it, the two Bob holds.
+        #expect(try count(bob, "coin_origins") == 4)
+        for coin in world.outputs(of: toBob).prefix(2) {
+            let rebuilt = try bob.read { db in try WalletStore.proof(db, of: coin) }
+            #expect(rebuilt == checked.verified.proof(of: coin))
+        }
+        // Bob pays both coins onward: the proof sent is the one received, once.
+        let candidates = try bob.candidateCoins(
+            owner: world.bob, asset: .zero, amount: 45, now: world.now, minimumLifetime: 0,
+            limits: .standard)
+        #expect(candidates.count == 2)
+        let plan = try PaymentBuilder(domain: world.domain).plan(
+            requestID: try Bytes32([UInt8](repeating: 2, count: 32)), payee: world.carol,
+            amount: 45, asset: .zero, from: candidates, key: world.bobKey, now: world.now)
+        #expect(plan.payment.bundle.notes == bundle.notes)
+        #expect(Array(plan.payment.bundle.transfers.prefix(2)) == bundle.transfers)
+        _ = try world.verifier.check(
+            plan.payment, payee: world.carol, policy: world.policy, now: world.now)
+    }
+
+    @Test func aCancelledPaymentLeavesNoTransferBehind() throws {
+        let alice = try store(for: world.alice)
+        let notes = ProofBundle(notes: [world.note(100)])
+        try alice.acceptPayment(
+            try world.verifier.check(
+                world.payment(notes, to: world.alice, amount: 100), payee: world.alice,
+                policy: world.policy, now: world.now), receipt: [1], now: world.now)
+        let tables = ["transfers", "spends", "coin_origins", "coins"]
+        let before = try tables.map { try count(alice, $0) }
+        let candidates = try alice.candidateCoins(
+            owner: world.alice, asset: .zero, amount: 10, now: world.now, minimumLifetime: 0,
+            limits: .standard)
+        let plan = try PaymentBuilder(domain: world.domain).plan(
+            requestID: .zero, payee: world.bob, amount: 10, asset: .zero, from: candidates,
+            key: world.aliceKey, now: world.now)
+        try alice.preparePayment(plan, envelope: [1], now: world.now)
+        #expect(try tables.map { try count(alice, $0) } != before)
+        try alice.advance(payment: .zero, by: .cancel, now: world.now)
+        #expect(try tables.map { try count(alice, $0) } == before)
+    }
+
+    /// A v2 wallet kept a copy of each coin's proof in `coins.proof`; opening it moves the
+    /// items into their tables and drops the column, and the coins spend as before.
+    @Test func aWalletWithProofCopiesMigratesOnOpen() throws {
+        let file = try path()
+        let (bundle, toBob) = twoHops()
+        let verified = try world.verifier.verify(bundle, now: world.now)
+        let queue = try DatabaseQueue(path: file)
+        try Schema.migrator.migrate(queue, upTo: "v2: requests")
+        try queue.write { db in
+            for (key, value) in [
+                ("address", world.bob.checksummed), ("chain_id", String(world.domain.chainID)),
+                ("vault", world.domain.vault.checksummed),
+            ] {
+                try db.execute(
+                    sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
+            }
+            for (transfer, digest) in zip(bundle.transfers, verified.transferDigests) {
+                try db.execute(
+                    sql: "INSERT INTO transfers(digest, body, first_seen) VALUES (?, ?, 1)",
+                    arguments: [digest.data, Data(transfer.encoded())])
+                for input in transfer.transfer.inputs {
+                    try db.execute(
+                        sql: "INSERT INTO spends(coin, transfer) VALUES (?, ?)",
+                        arguments: [input.data, digest.data])
+                }
+            }
+            for coin in world.outputs(of: toBob).prefix(2) {
+                let item = verified.coins[coin]!
+                try db.execute(
+                    sql: """
+                        INSERT INTO coins(id, owner, issuer, asset, amount, expiry, depth, state,
+                            source, proof, updated_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, 'unspent', 'received', ?, 1)
+                        """,
+                    arguments: [
+                        coin.data, item.owner.data, item.issuer.data, item.asset.data,
+                        item.amount.column, item.expiry.column, item.depth,
+                        Data(verified.proof(of: coin)!.encoded()),
+                    ])
+            }
+        }
+        try queue.close()
+
+        let store = try WalletStore(path: file)
+        let candidates = try store.candidateCoins(
+            owner: world.bob, asset: .zero, amount: 45, now: world.now, minimumLifetime: 0,
+            limits: .standard)
+        #expect(
+            candidates.map(\.proof) == [
+                verified.proof(of: candidates[0].coin.id)!,
+                verified.proof(of: candidates[1].coin.id)!,
+            ])
+        #expect(try count(store, "notes") == 1)
+        let columns = try store.read { db in try db.columns(in: "coins").map(\.name) }
+        #expect(!columns.contains("proof"))
+    }
+}
