@@ -19,6 +19,9 @@ enum VerificationBenchmark {
         let signatures = try digests.map { try keys[1].sign(digest: $0) }
         let publicKey = keys[1].publicKey
         let bundles = try proofs(keys: keys, domain: domain)
+        let payments = try bundles.map { try payment(of: $0, keys: keys, domain: domain) }
+        let payee = payments[0].payee
+        let policy = IssuerPolicy.trusted([Address(publicKey: keys[0].publicKey)])
         let verifier = Verifier(domain: domain)
 
         // Interleaved rounds, best of each: the VM's speed drifts between loops, and the ratio
@@ -28,6 +31,7 @@ enum VerificationBenchmark {
         var verifyRate = 0.0
         var recoverRate = 0.0
         var bundleRate = 0.0
+        var paymentRate = 0.0
         for _ in 0..<5 {
             let verify = try Measure.rate(count: rawCount) { index in
                 let signature = signatures[index & 255]
@@ -48,9 +52,19 @@ enum VerificationBenchmark {
                     throw BenchmarkFailure("verification result")
                 }
             }
+            // What a payee runs on a payment: the proof, then the payer's signature over the
+            // terms and the paid coins (Verifier.check).
+            let paid = try Measure.rate(count: bundleCount) { index in
+                let checked = try verifier.check(
+                    payments[index & 31], payee: payee, policy: policy, now: 1_800_000_000)
+                guard checked.credited.count == 1 else {
+                    throw BenchmarkFailure("payment check result")
+                }
+            }
             verifyRate = max(verifyRate, verify)
             recoverRate = max(recoverRate, recover)
             bundleRate = max(bundleRate, bundle)
+            paymentRate = max(paymentRate, paid)
         }
         let hopRate = bundleRate * Double(hops)
         let signatureRate = bundleRate * Double(hops + 1)
@@ -63,6 +77,27 @@ enum VerificationBenchmark {
             "  per-signature rate vs raw recover", 100 * signatureRate / recoverRate, "%")
         Measure.report(
             "  per-hop rate vs raw verify (note cost included)", 100 * hopRate / verifyRate, "%")
+        // Ten signatures a payment: the note, eight transfers and the payer's over the terms.
+        let paymentSignatures = paymentRate * Double(hops + 2)
+        Measure.report("payment check, 8-hop proof + payer's signature", paymentRate, "payments/s")
+        Measure.report(
+            "  signatures checked (note + transfers + payer)", paymentSignatures, "signatures/s")
+        Measure.report(
+            "  per-signature rate vs raw verify", 100 * paymentSignatures / verifyRate, "%")
+    }
+
+    /// The payment of a proof's last coin to its owner, signed by the holder before it.
+    static func payment(
+        of bundle: ProofBundle, keys: [PrivateKey], domain: Domain
+    ) throws -> Payment {
+        let last = bundle.transfers[hops - 1]
+        let coin = last.outputCoins(digest: last.transfer.digest(in: domain))[0]
+        let output = last.transfer.outputs[0]
+        return try Payment(
+            signing: PaymentTerms(
+                requestID: .zero, payee: output.owner, amount: output.amount, asset: .zero,
+                memo: "benchmark", coins: [coin]),
+            bundle: bundle, with: keys[1 + (hops - 1) % 8], in: domain)
     }
 
     /// 32 coins, each 8 hops from its note; every hop pays onward and returns change, as real

@@ -7,11 +7,15 @@ public struct PublicKey: Sendable, Hashable {
 
     init(point: secp256k1_pubkey) {
         var point = point
-        var output = [UInt8](repeating: 0, count: 65)
-        var length = 65
-        secp256k1_ec_pubkey_serialize(
-            verifyingContext, &output, &length, &point, UInt32(SECP256K1_EC_UNCOMPRESSED))
-        coordinates = Array(output[1...])
+        // Serialised on the stack (04 ‖ X ‖ Y); only X ‖ Y is copied to the heap.
+        var serialized = (secp256k1_pubkey(), UInt8(0))  // 64 + 1 bytes
+        coordinates = withUnsafeMutableBytes(of: &serialized) { buffer in
+            let output = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var length = 65
+            secp256k1_ec_pubkey_serialize(
+                verifyingContext, output, &length, &point, UInt32(SECP256K1_EC_UNCOMPRESSED))
+            return Array(UnsafeBufferPointer(start: output + 1, count: 64))
+        }
     }
 
     /// Parses a 33-byte compressed or 65-byte uncompressed SEC1 encoding.

@@ -44,20 +44,22 @@ public struct RecoverableSignature: Sendable, Hashable {
     /// `r ‖ s ‖ (27 + recoveryID)`.
     public var bytes: [UInt8] { compact + [27 + recoveryID] }
 
-    /// The signer's public key, as `ecrecover` would find it.
+    /// The signer's public key, as `ecrecover` would find it. On the verification hot path:
+    /// nothing is copied but the result.
     public func recoverPublicKey(digest: some Collection<UInt8>) throws(Secp256k1Error) -> PublicKey
     {
-        let message = Array(digest)
-        guard message.count == 32 else { throw .invalidDigestLength(message.count) }
+        guard digest.count == 32 else { throw .invalidDigestLength(digest.count) }
         var parsed = secp256k1_ecdsa_recoverable_signature()
         guard
             secp256k1_ecdsa_recoverable_signature_parse_compact(
-                verifyingContext, &parsed, r + s, Int32(recoveryID)) == 1
+                verifyingContext, &parsed, compact, Int32(recoveryID)) == 1
         else { throw .malformedSignature }
         var point = secp256k1_pubkey()
-        guard secp256k1_ecdsa_recover(verifyingContext, &point, &parsed, message) == 1 else {
-            throw .unrecoverableSignature
-        }
+        let recovered =
+            digest.withContiguousStorageIfAvailable { message in
+                secp256k1_ecdsa_recover(verifyingContext, &point, &parsed, message.baseAddress!)
+            } ?? secp256k1_ecdsa_recover(verifyingContext, &point, &parsed, Array(digest))
+        guard recovered == 1 else { throw .unrecoverableSignature }
         return PublicKey(point: point)
     }
 

@@ -14,7 +14,8 @@ public struct Address: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     public init(publicKey: PublicKey) {
-        bytes = Array(Keccak256.hash(publicKey.coordinates)[12...])
+        let hash = Keccak256.hash(publicKey.coordinates)
+        bytes = hash.withUnsafeBufferPointer { Array($0[12..<32]) }
     }
 
     /// Parses `0x` + 40 hex digits. All-lower or all-upper is accepted as is; mixed case must

@@ -143,10 +143,10 @@ public struct Verifier: Sendable {
         for (outputIndex, output) in transfer.outputs.enumerated() where output.amount == 0 {
             throw ProtocolError(.zeroAmount(transfer: index, output: outputIndex))
         }
-        guard let inputSum = checkedSum(inputs.map(\.amount)) else {
+        guard let inputSum = checkedSum(inputs.lazy.map(\.amount)) else {
             throw ProtocolError(.amountOverflow("inputs of transfer #\(index)"))
         }
-        guard let outputSum = checkedSum(transfer.outputs.map(\.amount)) else {
+        guard let outputSum = checkedSum(transfer.outputs.lazy.map(\.amount)) else {
             throw ProtocolError(.amountOverflow("outputs of transfer #\(index)"))
         }
         guard inputSum == outputSum else {
@@ -154,8 +154,8 @@ public struct Verifier: Sendable {
                 .conservationBroken(transfer: index, inputs: inputSum, outputs: outputSum))
         }
 
-        let depth = 1 + inputs.map(\.depth).max()!
-        let expiry = inputs.map(\.expiry).min()!
+        let depth = 1 + inputs.lazy.map(\.depth).max()!
+        let expiry = inputs.lazy.map(\.expiry).min()!
         let ids = signed.outputCoins(digest: digest)
         if depth > limits.maxHops {
             throw ProtocolError(.hopCapExceeded(coin: ids[0], depth: depth, cap: limits.maxHops))
