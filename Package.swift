@@ -32,8 +32,11 @@ let package = Package(
         // V4L2 ioctls zbar does not expose (frame rate); kernel headers only.
         .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
 
+        // System calls: owned descriptors, EINTR retried with the failing call named, durable
+        // atomic writes, secure wipes. The one place Tender talks to the kernel's file API.
+        .target(name: "Posix", swiftSettings: strict),
         // Thin owner of the libsecp256k1 context.
-        .target(name: "Secp256k1", dependencies: ["CSecp256k1"], swiftSettings: strict),
+        .target(name: "Secp256k1", dependencies: ["CSecp256k1", "Posix"], swiftSettings: strict),
         // Pure encodings: hex, keccak-256, deterministic CBOR, EIP-712 typed-data hashing.
         .target(name: "Codecs", swiftSettings: strict),
         // The protocol core: notes, transfers, proofs, verification, payments, state machines. No I/O.
@@ -52,14 +55,15 @@ let package = Package(
         // One scanning pipeline for camera, images and raw streams; animated code output.
         .target(name: "Scanning", dependencies: ["QR", "Fountain"], swiftSettings: strict),
         // Frame sources: V4L2 cameras (through zbar's video API) and raw grey frame streams.
-        .target(name: "Camera", dependencies: ["CZBar", "CV4L2", "QR"], swiftSettings: strict),
+        .target(
+            name: "Camera", dependencies: ["CZBar", "CV4L2", "QR", "Posix"], swiftSettings: strict),
         // Printable output: PDF sheets and ESC/POS for thermal receipt printers (native QR or raster).
-        .target(name: "Printing", dependencies: ["QR"], swiftSettings: strict),
+        .target(name: "Printing", dependencies: ["QR", "Posix"], swiftSettings: strict),
         // Keys at rest: scrypt + ChaCha20-Poly1305 key files, BIP39/BIP32 backup.
         .target(
             name: "Keystore",
             dependencies: [
-                "Secp256k1", "Codecs",
+                "Secp256k1", "Codecs", "Posix",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ], swiftSettings: strict),
@@ -71,7 +75,7 @@ let package = Package(
         // Composition: data directory, config, key loading, wallet operations used by the CLI.
         .target(
             name: "NodeKit",
-            dependencies: ["Tender", "Codecs", "Secp256k1", "Keystore", "WalletStore"],
+            dependencies: ["Tender", "Codecs", "Secp256k1", "Keystore", "WalletStore", "Posix"],
             swiftSettings: strict),
         .executableTarget(
             name: "tender",
@@ -80,6 +84,12 @@ let package = Package(
                 "Printing", "PaymentCodes", "Scanning", "Camera",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: strict),
+        // libFuzzer targets for every decoder of untrusted bytes. A normal build makes a runner
+        // that replays inputs (regressions); Scripts/fuzz.sh builds it with -sanitize=fuzzer.
+        .executableTarget(
+            name: "TenderFuzz",
+            dependencies: ["Tender", "Codecs", "Fountain", "PaymentCodes", "QR"],
+            path: "Fuzz/TenderFuzz", swiftSettings: strict),
         .executableTarget(
             name: "TenderBenchmarks",
             dependencies: [
@@ -87,6 +97,7 @@ let package = Package(
             ],
             path: "Benchmarks/TenderBenchmarks", swiftSettings: strict),
 
+        .testTarget(name: "PosixTests", dependencies: ["Posix"], swiftSettings: strict),
         .testTarget(name: "Secp256k1Tests", dependencies: ["Secp256k1"], swiftSettings: strict),
         .testTarget(
             name: "CodecsTests", dependencies: ["Codecs", "TenderTestSupport"],
@@ -129,7 +140,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "QR"], swiftSettings: strict),
         .testTarget(
-            name: "PrintingTests", dependencies: ["Printing", "QR", "TenderTestSupport"],
+            name: "PrintingTests", dependencies: ["Printing", "QR", "Posix", "TenderTestSupport"],
             exclude: ["Referee"],
             swiftSettings: strict),
         .testTarget(

@@ -1,6 +1,7 @@
 import CV4L2
 import CZBar
 import Glibc
+import Posix
 import QR
 
 /// A V4L2 camera read through zbar's video API, frames delivered as 8-bit grey.
@@ -111,8 +112,7 @@ public final class Webcam {
         // zbar blocks in VIDIOC_DQBUF, which never returns on a stalled camera: wait here.
         var waiting = pollfd(fd: zbar_video_get_fd(video), events: Int16(POLLIN), revents: 0)
         let milliseconds = Int32(max(0, min(timeout, 3600)) * 1000)
-        var ready = poll(&waiting, 1, milliseconds)
-        while ready < 0 && errno == EINTR { ready = poll(&waiting, 1, milliseconds) }
+        let ready = (try? retryingInterrupts("poll") { poll(&waiting, 1, milliseconds) }) ?? -1
         if ready == 0 { return nil }
         if ready < 0 || waiting.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
             throw vanished(because: "the driver ended the stream")

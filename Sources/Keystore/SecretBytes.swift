@@ -1,23 +1,12 @@
 import Crypto
+import Posix
 
 // Small primitives shared by the BIP39, BIP32 and key-file code. Secrets pass through plain
 // `[UInt8]` here because `PrivateKey(bytes:)` and the KDFs take collections; each buffer is
 // wiped as soon as it has been consumed.
 
 /// Overwrites a buffer in place so the secret it held does not linger in freed memory.
-///
-/// Swift arrays are copy-on-write: this clears this array's storage, which is the only copy as
-/// long as the caller never shared it.
-func wipe(_ bytes: inout [UInt8]) {
-    bytes.withUnsafeMutableBytes { buffer in
-        guard let base = buffer.baseAddress else { return }
-        // Best effort, like the Secp256k1 wrapper's `wipe`: Swift has no `memset_s`, and the
-        // stores go through a raw pointer the optimiser treats as escaping.
-        for offset in 0..<buffer.count {
-            base.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
-        }
-    }
-}
+func wipe(_ bytes: inout [UInt8]) { secureWipe(&bytes) }
 
 /// SHA-256 of `bytes`.
 func sha256(_ bytes: some Sequence<UInt8>) -> [UInt8] {

@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 
 #if canImport(Glibc)
 import Glibc
@@ -26,10 +27,7 @@ public enum PrinterSink: Sendable, Equatable {
     ///   (no address, refused, unreachable), `.writeFailed` (error part-way; the message says how
     ///   many bytes went), `.timedOut`, `.spoolerMissing` (no `lp` on PATH) or `.spoolerFailed`.
     public func send(_ bytes: [UInt8], timeout: Duration = .seconds(10)) throws(PrintingError) {
-        let milliseconds =
-            timeout.components.seconds * 1000 + timeout.components.attoseconds
-            / 1_000_000_000_000_000
-        let deadline = Syscall.nowMilliseconds() + max(1, milliseconds)
+        let deadline = Deadline.after(timeout)
         switch self {
         case .device(let path): try DeviceSink.send(bytes, path: path, deadline: deadline)
         case .network(let host, let port):
@@ -45,24 +43,21 @@ public enum PrinterSink: Sendable, Equatable {
 // MARK: Device
 
 enum DeviceSink {
-    static func send(_ bytes: [UInt8], path: String, deadline: Int64) throws(PrintingError) {
-        let flags = O_WRONLY | O_APPEND | O_NOCTTY | O_NONBLOCK | O_CLOEXEC
-        var descriptor: Descriptor
+    static func send(_ bytes: [UInt8], path: String, deadline: Deadline) throws(PrintingError) {
+        let flags = O_WRONLY | O_APPEND | O_NOCTTY | O_NONBLOCK
+        var descriptor: FileDescriptor
         while true {
-            switch Descriptor.open(path, flags: flags) {
-            case .success(let opened):
-                descriptor = opened
-            case .failure(let error)
-            where error.code == ENXIO && Syscall.nowMilliseconds() < deadline:
+            do {
+                descriptor = try FileDescriptor.open(path, flags)
+            } catch  where error.code == ENXIO && !deadline.hasPassed {
                 // A FIFO with no reader yet (or a printer still coming up): wait and retry.
-                Syscall.sleepMilliseconds(10)
+                Deadline.sleep(milliseconds: 10)
                 continue
-            case .failure(let error) where error.code == ENXIO:
+            } catch  where error.code == ENXIO {
                 throw PrintingError(.timedOut, "\(path): no reader appeared before the timeout")
-            case .failure(let error):
+            } catch {
                 throw PrintingError(
-                    .deviceUnavailable,
-                    "cannot open \(path) for writing: \(Syscall.errnoText(error.code))")
+                    .deviceUnavailable, "cannot open \(path) for writing: \(error.reason)")
             }
             break
         }
@@ -72,18 +67,17 @@ enum DeviceSink {
     }
 
     static func check(
-        _ outcome: Descriptor.WriteOutcome, total: Int, target: String
+        _ outcome: FileDescriptor.WriteOutcome, total: Int, target: String
     ) throws(PrintingError) {
         switch outcome {
         case .done: return
         case .timedOut(let written):
             throw PrintingError(
                 .timedOut, "\(target) accepted \(written) of \(total) bytes before the timeout")
-        case .failed(let code, let written):
+        case .failed(let error, let written):
             throw PrintingError(
                 .writeFailed,
-                "writing to \(target) failed after \(written) of \(total) bytes: \(Syscall.errnoText(code))"
-            )
+                "writing to \(target) failed after \(written) of \(total) bytes: \(error.reason)")
         }
     }
 }
@@ -92,7 +86,7 @@ enum DeviceSink {
 
 enum NetworkSink {
     static func send(
-        _ bytes: [UInt8], host: String, port: UInt16, deadline: Int64
+        _ bytes: [UInt8], host: String, port: UInt16, deadline: Deadline
     ) throws(PrintingError) {
         let target = "\(host):\(port)"
         var hints = addrinfo()
@@ -115,7 +109,7 @@ enum NetworkSink {
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let address = entry {
             entry = address.pointee.ai_next
-            let descriptor: Descriptor
+            let descriptor: FileDescriptor
             switch connect(address.pointee, deadline: deadline, target: target) {
             case .success(let connected): descriptor = connected
             case .failure(let error):
@@ -134,57 +128,43 @@ enum NetworkSink {
 
     /// A non-blocking socket connected to one address within the deadline.
     private static func connect(
-        _ address: addrinfo, deadline: Int64, target: String
-    ) -> Result<Descriptor, PrintingError> {
+        _ address: addrinfo, deadline: Deadline, target: String
+    ) -> Result<FileDescriptor, PrintingError> {
         let fd = socket(address.ai_family, address.ai_socktype, address.ai_protocol)
         guard fd >= 0 else {
             return .failure(
                 PrintingError(
-                    .connectionFailed, "socket for \(target): \(Syscall.errnoText(errno))"))
+                    .connectionFailed,
+                    "socket for \(target): \(SystemError("socket", code: errno).reason)"))
         }
-        let descriptor = Descriptor(fd)
+        let descriptor = FileDescriptor(owning: fd)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         #if canImport(Darwin)
         var one: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        var result = systemConnect(fd, address.ai_addr, address.ai_addrlen)
-        while result != 0 && errno == EINTR {
-            result = systemConnect(fd, address.ai_addr, address.ai_addrlen)
-        }
-        if result != 0 {
-            let code = errno
-            guard code == EINPROGRESS || code == EALREADY else {
-                descriptor.close()
-                return .failure(
-                    PrintingError(
-                        .connectionFailed, "cannot connect to \(target): \(Syscall.errnoText(code))"
-                    ))
+        do throws(SystemError) {
+            try descriptor.makeNonBlocking()
+            do throws(SystemError) {
+                // After EINTR the connection goes on in the background: EALREADY, then wait.
+                _ = try retryingInterrupts("connect") {
+                    systemConnect(fd, address.ai_addr, address.ai_addrlen)
+                }
+            } catch  where error.code == EINPROGRESS || error.code == EALREADY {
+                guard try descriptor.wait(for: Int16(POLLOUT), until: deadline) else {
+                    descriptor.close()
+                    return .failure(
+                        PrintingError(.timedOut, "no connection to \(target) before the timeout"))
+                }
+                var pending: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &pending, &length)
+                if pending != 0 { throw SystemError("connect", code: pending) }
             }
-            switch descriptor.wait(for: Int16(POLLOUT), until: deadline) {
-            case .success(true): break
-            case .success(false):
-                descriptor.close()
-                return .failure(
-                    PrintingError(.timedOut, "no connection to \(target) before the timeout"))
-            case .failure(let error):
-                descriptor.close()
-                return .failure(
-                    PrintingError(
-                        .connectionFailed,
-                        "cannot connect to \(target): \(Syscall.errnoText(error.code))"))
-            }
-            var pending: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &pending, &length)
-            if pending != 0 {
-                descriptor.close()
-                return .failure(
-                    PrintingError(
-                        .connectionFailed,
-                        "cannot connect to \(target): \(Syscall.errnoText(pending))"))
-            }
+        } catch {
+            descriptor.close()
+            return .failure(
+                PrintingError(.connectionFailed, "cannot connect to \(target): \(error.reason)"))
         }
         return .success(descriptor)
     }
@@ -210,7 +190,7 @@ enum CUPSSink {
 
     /// Runs `lp [-d QUEUE] -o raw`, the bytes on stdin, waiting for it until the deadline.
     static func send(
-        _ bytes: [UInt8], queue: String?, searchPath: String?, deadline: Int64
+        _ bytes: [UInt8], queue: String?, searchPath: String?, deadline: Deadline
     ) throws(PrintingError) {
         guard let lp = locateLP(searchPath: searchPath) else {
             throw PrintingError(
@@ -228,11 +208,13 @@ enum CUPSSink {
         #endif
         guard socketpair(AF_UNIX, streamType, 0, &pair) == 0 else {
             throw PrintingError(
-                .spoolerFailed, "cannot make a socket pair for lp: \(Syscall.errnoText(errno))")
+                .spoolerFailed,
+                "cannot make a socket pair for lp: \(SystemError("socketpair", code: errno).reason)"
+            )
         }
-        let ours = Descriptor(pair[0])
+        let ours = FileDescriptor(owning: pair[0])
         _ = fcntl(pair[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
+        _ = try? ours.makeNonBlocking()
         #if canImport(Darwin)
         var one: Int32 = 1
         _ = setsockopt(pair[0], SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -266,12 +248,12 @@ enum CUPSSink {
         _ = shutdown(ours.raw, Int32(SHUT_WR))
         ours.close()
         while process.isRunning {
-            if Syscall.nowMilliseconds() >= deadline {
+            if deadline.hasPassed {
                 process.terminate()
                 process.waitUntilExit()
                 throw PrintingError(.timedOut, "lp did not finish before the timeout")
             }
-            Syscall.sleepMilliseconds(10)
+            Deadline.sleep(milliseconds: 10)
         }
         process.waitUntilExit()
         drained.wait()

@@ -1,4 +1,5 @@
 import CSecp256k1
+import Posix
 
 /// Owner of the one signing context of the process.
 ///
@@ -16,8 +17,10 @@ final class Context: @unchecked Sendable {
         var seed = [UInt8](repeating: 0, count: 32)
         var generator = SystemRandomNumberGenerator()
         for index in seed.indices { seed[index] = generator.next() }
-        _ = secp256k1_context_randomize(pointer, seed)
-        seed.withUnsafeMutableBytes { wipe($0) }
+        let randomized = secp256k1_context_randomize(pointer, seed)
+        secureWipe(&seed)
+        // Fails only on a context that cannot sign, which would be a bug in this file.
+        precondition(randomized == 1, "secp256k1_context_randomize failed")
     }
 
     deinit { secp256k1_context_destroy(pointer) }
@@ -26,13 +29,15 @@ final class Context: @unchecked Sendable {
 /// The process-wide context: immutable after creation, so sharing it is sound (see `Context`).
 let signingContext = Context()
 
-/// The static context: verification, recovery and parsing need no randomisation.
-var verifyingContext: OpaquePointer { tender_secp256k1_context_static() }
-
-/// Overwrites secret bytes so they do not linger in freed memory.
-func wipe(_ buffer: UnsafeMutableRawBufferPointer) {
-    guard let base = buffer.baseAddress else { return }
-    for offset in 0..<buffer.count {
-        base.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
-    }
+/// The static context: verification, recovery and parsing need no randomisation. libsecp256k1
+/// asks for `secp256k1_selftest` before it is first used (it aborts if the build is broken).
+var verifyingContext: OpaquePointer {
+    _ = selfTested
+    return tender_secp256k1_context_static()
 }
+
+/// Runs once, on first use of the static context (a global's initialiser is run exactly once).
+private let selfTested: Bool = {
+    secp256k1_selftest()
+    return true
+}()

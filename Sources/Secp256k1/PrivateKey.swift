@@ -1,16 +1,22 @@
 import CSecp256k1
+import Posix
 
-/// A secp256k1 secret scalar. Its bytes are reachable only through `withUnsafeBytes`.
+/// A secp256k1 secret scalar. Its bytes are reachable only through `withUnsafeBytes`, and are
+/// wiped when the last copy of the key goes away.
 public struct PrivateKey: Sendable {
-    private var secret: [UInt8]
+    private let storage: SecretScalar
+    private var secret: [UInt8] { storage.bytes }
 
     /// Accepts 32 bytes encoding a scalar in [1, n-1].
     public init(bytes: some Collection<UInt8>) throws(Secp256k1Error) {
-        let candidate = Array(bytes)
+        var candidate = Array(bytes)
         guard candidate.count == 32,
             secp256k1_ec_seckey_verify(verifyingContext, candidate) == 1
-        else { throw .invalidPrivateKey }
-        secret = candidate
+        else {
+            secureWipe(&candidate)
+            throw .invalidPrivateKey
+        }
+        storage = SecretScalar(candidate)
     }
 
     /// A fresh key from the given generator (the system's CSPRNG unless a test injects one).
@@ -20,6 +26,7 @@ public struct PrivateKey: Sendable {
         while true {
             var candidate = [UInt8](repeating: 0, count: 32)
             for index in candidate.indices { candidate[index] = generator.next() }
+            defer { secureWipe(&candidate) }
             if let key = try? PrivateKey(bytes: candidate) { return key }
         }
     }
@@ -71,10 +78,24 @@ public struct PrivateKey: Sendable {
         let scalar = Array(tweak)
         guard scalar.count == 32 else { throw .tweakOutOfRange }
         var result = secret
+        defer { secureWipe(&result) }
         guard secp256k1_ec_seckey_tweak_add(verifyingContext, &result, scalar) == 1 else {
             throw .tweakOutOfRange
         }
         return try PrivateKey(bytes: result)
+    }
+}
+
+/// The one heap copy of a key's 32 bytes, wiped on release. Immutable after `init`, hence
+/// Sendable; copies of a `PrivateKey` share it.
+private final class SecretScalar: Sendable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    deinit {
+        // The array's buffer is uniquely ours (never handed out mutable): wipe it in place.
+        bytes.withUnsafeBytes { secureWipe(UnsafeMutableRawBufferPointer(mutating: $0)) }
     }
 }
 

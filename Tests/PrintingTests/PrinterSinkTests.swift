@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 import Testing
 
 @testable import Printing
@@ -166,7 +167,7 @@ struct PrinterSinkTests {
         #expect {
             try CUPSSink.send(
                 [0x0A], queue: "stall", searchPath: directory.url.path,
-                deadline: Syscall.nowMilliseconds() + 1_000)
+                deadline: .after(.seconds(1)))
         } throws: { error in
             guard let error = error as? PrintingError else { return false }
             return error.kind == .spoolerMissing && error.message.contains("`lp`")
@@ -188,7 +189,7 @@ struct PrinterSinkTests {
         #expect(chmod(directory.path("lp"), 0o755) == 0)
         try CUPSSink.send(
             Self.job, queue: "stall", searchPath: "/nonexistent:" + directory.url.path,
-            deadline: Syscall.nowMilliseconds() + 10_000)
+            deadline: .after(.seconds(10)))
         #expect(
             try String(contentsOfFile: directory.path("args"), encoding: .utf8)
                 == "-d\nstall\n-o\nraw\n")
@@ -197,7 +198,7 @@ struct PrinterSinkTests {
 
         try CUPSSink.send(
             [0x0A], queue: nil, searchPath: directory.url.path,
-            deadline: Syscall.nowMilliseconds() + 10_000)
+            deadline: .after(.seconds(10)))
         #expect(try String(contentsOfFile: directory.path("args"), encoding: .utf8) == "-o\nraw\n")
     }
 
@@ -215,7 +216,7 @@ struct PrinterSinkTests {
         #expect {
             try CUPSSink.send(
                 Self.job, queue: "nope", searchPath: directory.url.path,
-                deadline: Syscall.nowMilliseconds() + 10_000)
+                deadline: .after(.seconds(10)))
         } throws: { error in
             guard let error = error as? PrintingError else { return false }
             return error.kind == .spoolerFailed && error.message.contains("does not exist")
