@@ -72,15 +72,34 @@ let package = Package(
             name: "WalletStore",
             dependencies: ["Tender", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
-        // Composition: data directory, config, key loading, wallet operations used by the CLI.
+        // The node: the wallet service (every operation, typed NodeError, the store internal)
+        // and the payment exchange every transport plugs into.
         .target(
             name: "NodeKit",
-            dependencies: ["Tender", "Codecs", "Secp256k1", "Keystore", "WalletStore", "Posix"],
+            dependencies: [
+                "Tender", "Codecs", "Secp256k1", "WalletStore", "Posix",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
+        // What a node runs on: data folder, key files, passphrases, clock, files it hands out.
+        .target(
+            name: "NodeHost",
+            dependencies: ["NodeKit", "Tender", "Secp256k1", "Keystore", "Posix"],
+            swiftSettings: strict),
+        // Development tools: the local issuer, the dev chain's embedded defaults, crash points
+        // (compiled into debug builds only, for the crash tests).
+        .target(
+            name: "DevTools", dependencies: ["NodeKit", "Tender", "Secp256k1"],
+            swiftSettings: strict + [.define("TENDER_CRASH_POINTS", .when(configuration: .debug))]
+        ),
+        // Payments over QR codes: the payment as an animated code, the receipt read by a camera.
+        .target(
+            name: "QRTransport", dependencies: ["NodeKit", "QR", "Scanning", "Camera"],
             swiftSettings: strict),
         .executableTarget(
             name: "tender",
             dependencies: [
-                "NodeKit", "Tender", "Codecs", "Secp256k1", "Keystore", "WalletStore", "QR",
+                "NodeKit", "NodeHost", "DevTools", "QRTransport", "Tender", "Keystore", "QR",
                 "Printing", "PaymentCodes", "Scanning", "Camera",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: strict),
@@ -97,7 +116,8 @@ let package = Package(
             ],
             path: "Benchmarks/TenderBenchmarks", swiftSettings: strict),
 
-        .testTarget(name: "PosixTests", dependencies: ["Posix"], swiftSettings: strict),
+        .testTarget(
+            name: "PosixTests", dependencies: ["Posix", "TenderTestSupport"], swiftSettings: strict),
         .testTarget(name: "Secp256k1Tests", dependencies: ["Secp256k1"], swiftSettings: strict),
         .testTarget(
             name: "CodecsTests", dependencies: ["Codecs", "TenderTestSupport"],
@@ -122,6 +142,10 @@ let package = Package(
                 "WalletStore", "Tender", "Secp256k1", "TenderTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "NodeKitTests",
+            dependencies: ["NodeKit", "Tender", "Secp256k1", "TenderTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "PaymentCodesTests",

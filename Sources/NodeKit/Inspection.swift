@@ -7,6 +7,62 @@ import Tender
 /// struct in `eth_signTypedData_v4` form (types, primaryType, domain, message) with its digest,
 /// signature and recovered signer.
 public enum Inspection {
+    /// A file's envelope: binary, or the same bytes written as hex text.
+    public static func envelope(fromFile bytes: [UInt8]) throws(NodeError) -> Envelope {
+        var bytes = bytes
+        if let text = String(bytes: bytes, encoding: .utf8),
+            let decoded = try? Hex.decode(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        {
+            bytes = decoded
+        }
+        do { return try Envelope.decode(bytes) } catch { throw NodeError(.rejected(error)) }
+    }
+
+    /// What a person wants to know first, in a few lines: who pays whom how much, who signed.
+    public static func summary(_ envelope: Envelope) -> [String] {
+        let domain = envelope.domain
+        let chain = "chain \(domain.chainID), vault \(domain.vault.checksummed)"
+        func signer(_ value: some TypedStruct, _ signature: RecoverableSignature) -> String {
+            (try? signature.recoverPublicKey(digest: value.digest(in: domain).bytes)).map {
+                Address(publicKey: $0).checksummed
+            } ?? "nobody (the signature does not recover)"
+        }
+        func amount(_ value: Amount, _ asset: Address) -> String {
+            asset == .zero ? "\(value) (native coin)" : "\(value) of token \(asset.checksummed)"
+        }
+        switch envelope.message {
+        case .request(let request):
+            return [
+                "Payment request: \(amount(request.amount, request.asset)) to \(request.payee.checksummed)",
+                "memo: \(request.memo.debugDescription)",
+                "expires: \(UnixTime.iso8601(request.expiry))", "request id: \(request.id.hex)",
+                chain,
+            ]
+        case .payment(let payment):
+            return [
+                "Payment: \(amount(payment.amount, payment.asset)) to \(payment.payee.checksummed)",
+                "memo: \(payment.memo.debugDescription)",
+                "signed by: \(signer(payment.terms, payment.signature))",
+                "request id: \(payment.requestID.hex)",
+                "coins paid: \(payment.coins.count); proof: \(payment.bundle.notes.count) note(s), \(payment.bundle.transfers.count) transfer(s)",
+                "payment digest: \(payment.digest(in: domain).hex)", chain,
+            ]
+        case .receipt(let signed):
+            return [
+                "Receipt for request \(signed.receipt.requestID.hex)",
+                "signed by: \(signer(signed.receipt, signed.signature))",
+                "time: \(UnixTime.iso8601(signed.receipt.time))",
+                "payment digest: \(signed.receipt.paymentDigest.hex)", chain,
+            ]
+        case .evidence(let evidence):
+            return [
+                "Double spend: coin \(evidence.coin.hex) spent twice by \(evidence.spender.checksummed)",
+                "transfers: \(evidence.first.transfer.digest(in: domain).hex) and \(evidence.second.transfer.digest(in: domain).hex)",
+                chain,
+            ]
+        }
+    }
+
     public static func describe(_ envelope: Envelope) -> [String: Any] {
         let domain = envelope.domain
         var result: [String: Any] = [

@@ -1,62 +1,65 @@
 import Tender
-import WalletStore
 
-/// Errors of the node layer, each with an exit status for the CLI (documented in README).
+/// Why the node refused or could not do something. `kind` says what sort of failure it is
+/// (front ends map it: the CLI to its exit statuses, the API to HTTP statuses), `code` is a
+/// stable name for scripts, `description` a sentence for people that names what was wrong.
 public struct NodeError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable {
-        case file(String)
-        case notInitialised(String)
-        case alreadyInitialised(String)
-        case passphrase(String)
-        case key(String)
-        case rejected(ProtocolError)
-        case store(WalletStoreError)
+        /// The request makes no sense as given (a payment file where a receipt belongs).
         case usage(String)
+        /// Input the protocol's rules refuse (bad signature, double spend, expired, …).
+        case rejected(ProtocolError)
+        /// A file, wallet, key or payment that is not there.
+        case missing(String)
+        /// Something that is there already (a wallet, a file, a payment for the request).
+        case exists(String)
+        /// Another command holds the wallet right now: trying again will do.
+        case busy(String)
+        case passphrase(String)
+        /// The system refused access (a camera or device this user may not open).
+        case permission(String)
+        /// A key file that cannot be used (malformed, unreadable, wrong wallet).
+        case key(String)
+        /// The disk or the database failed; nothing was changed.
+        case io(String)
     }
 
     public let kind: Kind
+    /// What else the person should know (what happened to the payment, what to do).
+    public let note: String?
 
-    public init(_ kind: Kind) { self.kind = kind }
+    public init(_ kind: Kind, note: String? = nil) {
+        self.kind = kind
+        self.note = note
+    }
 
     public var description: String {
-        switch kind {
-        case .file(let what): what
-        case .notInitialised(let path): "no wallet at \(path) (run `tender init`)"
-        case .alreadyInitialised(let path): "a wallet already exists at \(path)"
-        case .passphrase(let what): what
-        case .key(let what): what
-        case .rejected(let error): "rejected: \(error)"
-        case .store(let error): error.description
-        case .usage(let what): what
-        }
+        let text =
+            switch kind {
+            case .rejected(let error): "rejected: \(error)"
+            case .usage(let what), .missing(let what), .exists(let what), .busy(let what),
+                .passphrase(let what), .permission(let what), .key(let what), .io(let what):
+                what
+            }
+        return note.map { "\(text); \($0)" } ?? text
     }
 
-    /// Exit status: 64 usage, 65 rejected input, 66 missing file or wallet, 73 exists,
-    /// 74 I/O or store, 77 key or passphrase.
-    public var exitCode: Int32 {
-        switch kind {
-        case .usage: 64
-        case .rejected: 65
-        case .file, .notInitialised: 66
-        case .alreadyInitialised: 73
-        case .store(let error):
-            if case .rejected = error.kind { 65 } else { 74 }
-        case .passphrase, .key: 77
-        }
-    }
-
-    /// A stable machine-readable code for `--json` error output.
+    /// A stable machine-readable code: the protocol's own for rejections.
     public var code: String {
         switch kind {
-        case .file: "file"
-        case .notInitialised: "not-initialised"
-        case .alreadyInitialised: "already-initialised"
-        case .passphrase: "passphrase"
-        case .key: "key"
-        case .rejected(let error): error.code
-        case .store(let error):
-            if case .rejected(let inner) = error.kind { inner.code } else { "store" }
         case .usage: "usage"
+        case .rejected(let error): error.code
+        case .missing: "not-found"
+        case .exists: "exists"
+        case .busy: "busy"
+        case .passphrase: "passphrase"
+        case .permission: "permission"
+        case .key: "key"
+        case .io: "io"
         }
+    }
+
+    static func rejected(_ kind: ProtocolError.Kind) -> NodeError {
+        NodeError(.rejected(ProtocolError(kind)))
     }
 }

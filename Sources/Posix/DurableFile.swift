@@ -9,21 +9,33 @@ import Darwin
 /// Files that must survive a crash whole: a crash leaves the old file or the complete new one,
 /// never half of one, and once `write` returns the new name survives a power cut too.
 public enum DurableFile {
+    /// How far a write that returned got.
+    public enum Durability: Equatable, Sendable {
+        /// In place and the folder fsynced: it survives a power cut.
+        case synced
+        /// In place, but the folder could not be fsynced: a power cut may lose the new name.
+        case folderNotSynced(SystemError)
+        /// Written in place to a device or pipe (no rename, nothing to sync).
+        case device
+    }
+
     /// Writes `bytes` to `path`: a new temporary file beside it, created exclusively with
     /// `mode` (so never wider, even for an instant), written and fsynced, then moved into
     /// place and the folder fsynced. With `replacing: false` an existing file is never
     /// replaced (the move is a hard link, which fails with EEXIST, then an unlink).
     ///
-    /// A device or a pipe (a printer, `/dev/stdout`) is written in place: a rename would swap
-    /// the device node for a plain file.
+    /// A throw means nothing changed at `path`: the temporary file is removed. Except for a
+    /// device or a pipe (a printer, `/dev/stdout`), which is written in place (a rename would
+    /// swap the device node for a plain file), so part of `bytes` may have gone.
+    @discardableResult
     public static func write(
         _ bytes: [UInt8], to path: String, mode: mode_t = 0o644, replacing: Bool = true
-    ) throws(SystemError) {
+    ) throws(SystemError) -> Durability {
         if let kind = try? fileKind(path), kind != S_IFREG, kind != S_IFDIR {
             try FileDescriptor.withOpened(path, O_WRONLY) { device throws(SystemError) in
                 try device.writeAll(bytes)
             }
-            return
+            return .device
         }
         let folder = folder(of: path)
         let temporary = temporaryPath(for: path, in: folder)
@@ -49,7 +61,8 @@ public enum DurableFile {
             _ = unlink(temporary)
             throw error
         }
-        try syncFolder(folder)
+        do { try syncFolder(folder) } catch { return .folderNotSynced(error) }
+        return .synced
     }
 
     /// fsync of a folder, so a rename or a new name in it survives a power cut. Filesystems

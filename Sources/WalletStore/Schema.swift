@@ -147,6 +147,22 @@ enum Schema {
             try ProofMigration.moveCoinProofs(db)
             try db.execute(sql: "ALTER TABLE coins DROP COLUMN proof")
         }
+        // A payment that may have left is irrevocable: its inputs are spent and its change is
+        // spendable from then on (PROTOCOL.md §5), not only once the receipt arrives. And a
+        // payee keeps who paid it.
+        migrator.registerMigration("v4: change spendable once handed over; payer of payments") {
+            db in
+            try db.execute(
+                sql: """
+                    UPDATE coins SET state = 'spent' WHERE state = 'in-doubt' OR (state = 'reserved'
+                        AND reserved_by IN (SELECT request_id FROM outgoing_payments
+                            WHERE state IN ('pending', 'in-doubt', 'spent')));
+                    UPDATE coins SET state = 'unspent' WHERE state = 'incoming'
+                        AND change_of IN (SELECT request_id FROM outgoing_payments
+                            WHERE state IN ('pending', 'in-doubt', 'spent'));
+                    ALTER TABLE incoming_payments ADD COLUMN payer BLOB;
+                    """)
+        }
         return migrator
     }
 }

@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
-import Keystore
 import NodeKit
 import Tender
-import WalletStore
 
 struct AddressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,6 @@
 import ArgumentParser
 import NodeKit
 import Tender
-import WalletStore
 
 struct BalanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,9 +1,8 @@
 import ArgumentParser
-import Codecs
 import Foundation
+import NodeHost
 import NodeKit
 import Tender
-import WalletStore
 
 struct EvidenceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,14 +23,12 @@ struct EvidenceListCommand: ParsableCommand {
         try guarded {
             let wallet = try global.openWallet()
             var items: [[String: Any]] = []
-            for (index, stored) in try wallet.store.evidenceBodies().enumerated() {
-                let envelope = try wallet.decode(stored.body)
-                guard case .evidence(let evidence) = envelope.message else { continue }
-                var item = describe(evidence, domain: wallet.domain)
+            for (index, stored) in try wallet.evidence().enumerated() {
+                var item = describe(stored.evidence, domain: wallet.domain)
                 item["foundAt"] = stored.foundAt
                 if let out {
                     let path = "\(out)/evidence-\(index + 1).tender"
-                    try FileIO.writeAtomically(stored.body, to: path)
+                    try FileIO.writeAtomically(stored.envelope, to: path, replacing: true)
                     item["file"] = path
                 }
                 items.append(item)
@@ -66,11 +63,15 @@ struct EvidenceImportCommand: ParsableCommand {
         try guarded {
             let wallet = try global.openWallet()
             let bytes = try FileIO.read(file, limit: Envelope.maxBytes)
-            let evidence = try wallet.importEvidence(bytes, now: global.clock.now())
+            let (evidence, new) = try wallet.importEvidence(bytes, now: global.clock.now())
             if output.json {
-                try printJSON(describe(evidence, domain: wallet.domain))
+                var item = describe(evidence, domain: wallet.domain)
+                item["new"] = new
+                try printJSON(item)
             } else {
-                print("Evidence kept: coin \(evidence.coin.hex) spent twice by \(evidence.spender)")
+                print(
+                    "Evidence \(new ? "kept" : "already held"): coin \(evidence.coin.hex) spent twice by \(evidence.spender)"
+                )
             }
         }
     }

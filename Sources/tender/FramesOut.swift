@@ -1,4 +1,5 @@
 import ArgumentParser
+import NodeHost
 import NodeKit
 import QR
 import Scanning
@@ -24,24 +25,45 @@ struct FramesOutOptions: ParsableArguments {
         if framesOut != nil { _ = try ScanSource.size(size, option: "--frame-size") }
     }
 
+    /// What to write, as plain values (for a transport's closure).
+    var clip: Clip { Clip(framesOut: framesOut, size: size, hold: hold) }
+
+    @discardableResult
+    func write(_ codes: [QRMatrix]) throws(NodeError) -> Int { try clip.write(codes) }
+}
+
+/// Codes as a clip of raw grey frames, each code held for `hold` frames.
+struct Clip: Sendable {
+    let framesOut: String?
+    let size: String
+    let hold: Int
+
     /// Writes one frame per code, each repeated `hold` times; returns the frame count.
     @discardableResult
-    func write(_ codes: [QRMatrix]) throws -> Int {
-        guard let framesOut, let clip = try render(codes) else { return 0 }
-        try FileIO.writeAtomically(clip, to: framesOut)
+    func write(_ codes: [QRMatrix]) throws(NodeError) -> Int {
+        try write(rendered: try render(codes))
         return codes.count * hold
     }
 
+    /// Writes frames `render` made (nothing without --frames-out).
+    func write(rendered frames: [UInt8]?) throws(NodeError) {
+        guard let framesOut, let frames else { return }
+        try FileIO.writeAtomically(frames, to: framesOut, replacing: true)
+    }
+
     /// The frames `write` would write (nil without --frames-out), built in memory.
-    func render(_ codes: [QRMatrix]) throws -> [UInt8]? {
+    func render(_ codes: [QRMatrix]) throws(NodeError) -> [UInt8]? {
         guard framesOut != nil else { return nil }
-        let (width, height) = try ScanSource.size(size, option: "--frame-size")
+        guard let (width, height) = try? ScanSource.size(size, option: "--frame-size") else {
+            throw NodeError(.usage("--frame-size must be WIDTHxHEIGHT, e.g. 640x480"))
+        }
         let frames = codes.count.multipliedReportingOverflow(by: hold)
         let bytes = frames.partialValue.multipliedReportingOverflow(by: width * height)
-        guard !frames.overflow, !bytes.overflow, bytes.partialValue <= Self.maxClipBytes else {
+        guard !frames.overflow, !bytes.overflow, bytes.partialValue <= FramesOutOptions.maxClipBytes
+        else {
             throw NodeError(
                 .usage(
-                    "\(codes.count) code(s) × \(hold) × \(width)x\(height) is more than \(Self.maxClipBytes >> 20) MiB of frames: use fewer loops, a smaller --hold or --frame-size"
+                    "\(codes.count) code(s) × \(hold) × \(width)x\(height) is more than \(FramesOutOptions.maxClipBytes >> 20) MiB of frames: use fewer loops, a smaller --hold or --frame-size"
                 ))
         }
         var clip: [UInt8] = []

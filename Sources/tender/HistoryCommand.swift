@@ -1,9 +1,7 @@
 import ArgumentParser
-import Codecs
 import Foundation
 import NodeKit
 import Tender
-import WalletStore
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +14,8 @@ struct HistoryCommand: ParsableCommand {
         try guarded {
             let wallet = try global.openWallet()
             var entries: [(time: UInt64, json: [String: Any], text: String)] = []
-            for payment in try wallet.store.outgoingPayments() {
+            for payment in try wallet.outgoingPayments() {
+                let memo = payment.memo.isEmpty ? "" : "  \"\(terminalSafe(payment.memo))\""
                 entries.append(
                     (
                         payment.createdAt,
@@ -27,19 +26,22 @@ struct HistoryCommand: ParsableCommand {
                             "asset": payment.asset.checksummed, "memo": payment.memo,
                             "state": payment.state.rawValue, "time": payment.createdAt,
                         ],
-                        "\(timestamp(payment.createdAt))  out  \(payment.amount)  to \(payment.payee)  \(payment.state.rawValue)  \(payment.requestID.short)"
+                        "\(UnixTime.iso8601(payment.createdAt))  out  \(payment.amount)  to \(payment.payee)\(memo)  \(payment.state.rawValue)  \(payment.requestID.hex)"
                     ))
             }
-            for payment in try wallet.store.incomingPayments() {
+            for payment in try wallet.incomingPayments() {
+                let memo = payment.memo.isEmpty ? "" : "  \"\(terminalSafe(payment.memo))\""
+                let from = payment.payer.map { "  from \($0)" } ?? ""
+                var json: [String: Any] = [
+                    "direction": "in", "requestId": payment.requestID.hex,
+                    "amount": String(payment.amount), "asset": payment.asset.checksummed,
+                    "memo": payment.memo, "state": "received", "time": payment.receivedAt,
+                ]
+                json["counterparty"] = payment.payer?.checksummed
                 entries.append(
                     (
-                        payment.receivedAt,
-                        [
-                            "direction": "in", "requestId": payment.requestID.hex,
-                            "amount": String(payment.amount), "asset": payment.asset.checksummed,
-                            "memo": payment.memo, "state": "received", "time": payment.receivedAt,
-                        ],
-                        "\(timestamp(payment.receivedAt))  in   \(payment.amount)  \(terminalSafe(payment.memo))  received  \(payment.requestID.short)"
+                        payment.receivedAt, json,
+                        "\(UnixTime.iso8601(payment.receivedAt))  in   \(payment.amount)\(from)\(memo)  received  \(payment.requestID.hex)"
                     ))
             }
             // Within one second, receiving comes first: money is received before it is spent.
@@ -56,11 +58,4 @@ struct HistoryCommand: ParsableCommand {
             }
         }
     }
-}
-
-/// Unix seconds as an ISO 8601 UTC time for people; JSON keeps the number.
-func timestamp(_ seconds: UInt64) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
 }

@@ -1,9 +1,9 @@
 import ArgumentParser
+import DevTools
 import Foundation
 import Keystore
 import NodeKit
 import Tender
-import WalletStore
 
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,7 +28,7 @@ struct InitCommand: ParsableCommand {
     @Option(
         name: .customLong("scrypt-n"),
         help:
-            "scrypt cost N for the key file (a power of two; lower only for tests or slow devices)."
+            "scrypt cost N for the key file (a power of two, at least 1024; lower than the default only for tests or slow devices)."
     )
     var scryptN = ScryptCost.standard.n
 
@@ -37,37 +37,38 @@ struct InitCommand: ParsableCommand {
             throw ValidationError("--words must be 12, 15, 18, 21 or 24")
         }
         _ = try parseAddress(vault, option: "--vault")
+        _ = try scryptCost(scryptN)
     }
 
     func run() throws {
         try guarded {
-            let directory = global.directory
-            guard !directory.exists else { throw NodeError(.alreadyInitialised(directory.path)) }
-            let cost: ScryptCost
-            do { cost = try ScryptCost(n: scryptN) } catch {
-                throw ValidationError("--scrypt-n: \(error)")
+            let host = global.host
+            guard !host.directory.exists else {
+                throw NodeError(.exists("a wallet already exists at \(host.directory.path)"))
             }
+            let cost = try scryptCost(scryptN)
             let mnemonic = try restore ? readMnemonic() : Mnemonic.generate(wordCount: words)
-            try directory.create()
-            let key = try global.keys.createWalletKey(mnemonic: mnemonic, cost: cost)
-            let address = Address(publicKey: key.publicKey)
             let domain = Domain(chainID: chainID, vault: try parseAddress(vault, option: "--vault"))
-            let store = try WalletStore(path: directory.database)
-            try store.bind(address: address, domain: domain)
-            try store.close()
+            let address = try host.createWallet(mnemonic: mnemonic, domain: domain, cost: cost)
             if output.json {
                 var result: [String: Any] = [
-                    "address": address.checksummed, "dataDir": directory.path,
+                    "address": address.checksummed, "dataDir": host.directory.path,
                     "chainId": String(domain.chainID), "vault": domain.vault.checksummed,
                 ]
                 if !restore { result["mnemonic"] = mnemonic.phrase }
                 try printJSON(result)
             } else {
-                print("Wallet \(address) created in \(directory.path)")
+                print("Wallet \(address) created in \(host.directory.path)")
                 print("Chain \(domain.chainID), vault \(domain.vault)")
                 if !restore {
-                    print("Recovery words (write them down; they restore this wallet anywhere):")
+                    print(
+                        "Recovery words (write them down): they restore this wallet's key and address on any device, not its coins. The coins are in \(host.directory.database): back up the data directory too."
+                    )
                     print(mnemonic.phrase)
+                } else {
+                    print(
+                        "Key and address restored. Coins are not in the words: restore the data directory's backup to have them back."
+                    )
                 }
             }
         }
@@ -77,7 +78,7 @@ struct InitCommand: ParsableCommand {
         let text: String
         if let path = ProcessInfo.processInfo.environment["TENDER_MNEMONIC_FILE"] {
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw NodeError(.file("cannot read \(path) (TENDER_MNEMONIC_FILE)"))
+                throw NodeError(.missing("cannot read \(path) (TENDER_MNEMONIC_FILE)"))
             }
             text = String(decoding: data, as: UTF8.self)
         } else if isatty(STDIN_FILENO) == 1 {
@@ -90,4 +91,14 @@ struct InitCommand: ParsableCommand {
             throw NodeError(.key("recovery words: \(error)"))
         }
     }
+}
+
+/// A scrypt cost for a new key file: a power of two from 1024 up.
+func scryptCost(_ n: Int) throws -> ScryptCost {
+    guard n >= ScryptCost.minimumNewN else {
+        throw ValidationError(
+            "--scrypt-n \(n) is too cheap to protect a key: at least \(ScryptCost.minimumNewN) (the default is \(ScryptCost.standard.n))"
+        )
+    }
+    do { return try ScryptCost(n: n) } catch { throw ValidationError("--scrypt-n: \(error)") }
 }

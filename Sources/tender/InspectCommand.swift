@@ -1,33 +1,34 @@
 import ArgumentParser
-import Codecs
 import Foundation
+import NodeHost
 import NodeKit
 import Tender
-import WalletStore
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Decode any Tender file and show its signed structs as EIP-712 typed data.")
+        abstract: "Decode any Tender file: a summary, and its signed structs as EIP-712 typed data."
+    )
 
     @OptionGroup var output: OutputOptions
+    @Flag(help: "Also print every signed struct as EIP-712 typed data (as --json does).")
+    var verbose = false
     @Argument(help: "A Tender file (binary, or hex text).") var file: String
 
     func run() throws {
         try guarded {
-            var bytes = try FileIO.read(file, limit: 2 * Envelope.maxBytes)
-            if let text = String(bytes: bytes, encoding: .utf8),
-                let decoded = try? Hex.decode(text.trimmingCharacters(in: .whitespacesAndNewlines))
-            {
-                bytes = decoded
-            }
-            let decoded = Result { () throws(ProtocolError) in try Envelope.decode(bytes) }
-            let envelope = try decoded.mapError { NodeError(.rejected($0)) }.get()
-            let description = Inspection.describe(envelope)
+            let bytes = try FileIO.read(file, limit: 2 * Envelope.maxBytes)
+            let envelope = try Inspection.envelope(fromFile: bytes)
             if output.json {
-                try printJSON(description)
+                try printJSON(Inspection.describe(envelope))
+                return
+            }
+            Inspection.summary(envelope).forEach { print(terminalSafe($0)) }
+            if verbose {
+                print("")
+                printText(Inspection.describe(envelope), indent: "")
             } else {
-                printText(description, indent: "")
+                print("(--verbose for every signed struct as EIP-712 typed data)")
             }
         }
     }

@@ -1,5 +1,7 @@
 import ArgumentParser
+import DevTools
 import Keystore
+import NodeHost
 import NodeKit
 import Tender
 
@@ -22,11 +24,8 @@ struct IssuerInitCommand: ParsableCommand {
 
     func run() throws {
         try guarded {
+            let cost = try scryptCost(scryptN)
             try global.directory.create()
-            let cost: ScryptCost
-            do { cost = try ScryptCost(n: scryptN) } catch {
-                throw ValidationError("--scrypt-n: \(error)")
-            }
             let key = try global.keys.createIssuerKey(cost: cost)
             let address = Address(publicKey: key.publicKey)
             if output.json {
@@ -90,6 +89,8 @@ struct IssuerIssueCommand: ParsableCommand {
             let recipient = try parseAddress(to, option: "--to")
             let noteAmount = try parseAmount(amount)
             let assetAddress = try parseAddress(asset, option: "--asset")
+            // The notes are for the recipient's chain and vault: this data directory's own, or
+            // the embedded defaults (a bare issuer folder has no wallet).
             let walletDomain = try? global.openWallet().domain
             let domain = Domain(
                 chainID: chainID ?? walletDomain?.chainID ?? NodeDefaults.chainID,
@@ -101,6 +102,7 @@ struct IssuerIssueCommand: ParsableCommand {
             let (payment, envelope) = try issuer.issue(
                 to: recipient, amount: noteAmount, count: count, asset: assetAddress,
                 expiry: now + expiresIn, using: &generator)
+            try FileIO.checkWritable(out)
             try FileIO.writeAtomically(envelope, to: out)
             if output.json {
                 try printJSON([

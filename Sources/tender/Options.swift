@@ -1,11 +1,12 @@
 import ArgumentParser
 import Camera
 import Foundation
+import NodeHost
 import NodeKit
 import Printing
 import QR
+import QRTransport
 import Tender
-import WalletStore
 
 /// Options every command shares.
 struct GlobalOptions: ParsableArguments {
@@ -16,17 +17,13 @@ struct GlobalOptions: ParsableArguments {
     )
     var dataDir: String?
 
-    var directory: DataDirectory { DataDirectory(explicit: dataDir) }
-
-    var keys: KeyVault { KeyVault(directory: directory) }
-
-    var clock: any WallClock { ProcessInfo.processInfo.tenderClock }
+    var host: NodeHost { NodeHost(dataDir: dataDir) }
+    var directory: DataDirectory { host.directory }
+    var keys: KeyVault { host.keys }
+    var clock: any WallClock { host.clock }
 
     /// Opens the wallet of an initialised data directory.
-    func openWallet() throws -> Wallet {
-        guard directory.exists else { throw NodeError(.notInitialised(directory.path)) }
-        return try Wallet(store: try WalletStore(path: directory.database))
-    }
+    func openWallet() throws(NodeError) -> Wallet { try host.openWallet() }
 }
 
 /// `--json` for read commands.
@@ -39,49 +36,53 @@ extension ParsableCommand {
     /// Runs a command body, turning every failure into one readable line on stderr and the
     /// documented exit status.
     func guarded(_ body: () throws -> Void) throws {
-        do { try body() } catch let error as ExitCode { throw error } catch let error
-            as ValidationError
-        { throw error } catch {
-            let failure = Failure(error)
-            FileHandle.standardError.write(Data("tender: error: \(failure.message)\n".utf8))
-            throw ExitCode(failure.exitCode)
-        }
+        do { try body() } catch { throw Failure.report(error) }
+    }
+
+    func guarded(_ body: () async throws -> Void) async throws {
+        do { try await body() } catch { throw Failure.report(error) }
     }
 }
 
-struct Failure {
-    let message: String
-    let exitCode: Int32
+/// The CLI's exit statuses (README, `tender --help`), mapped in this one place.
+enum Failure {
+    static let usage: Int32 = 64
+    static let rejected: Int32 = 65
+    static let missing: Int32 = 66
+    static let exists: Int32 = 73
+    static let io: Int32 = 74
+    static let busy: Int32 = 75
+    static let permission: Int32 = 77
 
-    init(_ error: any Error) {
+    /// Prints `tender: error: …` and returns the exit to throw. Validation errors and exit
+    /// codes pass through (ArgumentParser prints usage for them).
+    static func report(_ error: any Error) -> any Error {
+        if error is ExitCode || error is ValidationError { return error }
+        let (message, status) = describe(error)
+        FileHandle.standardError.write(Data("tender: error: \(message)\n".utf8))
+        return ExitCode(status)
+    }
+
+    static func describe(_ error: any Error) -> (String, Int32) {
         switch error {
-        case let error as NodeError:
-            message = error.description
-            exitCode = error.exitCode
-        case let error as ProtocolError:
-            message = "rejected: \(error)"
-            exitCode = 65
-        case let error as WalletStoreError:
-            let node = NodeError(.store(error))
-            message = node.description
-            exitCode = node.exitCode
-        case let error as CameraError:
-            message = error.message
-            exitCode =
-                switch error.kind {
-                case .noDevice: 66
-                case .permissionDenied: 77
-                default: 74
-                }
-        case let error as QRError:
-            message = error.description
-            exitCode = 65
-        case let error as PrintingError:
-            message = error.description
-            exitCode = 74
-        default:
-            message = String(describing: error)
-            exitCode = 74
+        case let error as NodeError: (error.description, status(of: error))
+        case let error as CameraError: describe(NodeError(error))
+        case let error as ProtocolError: ("rejected: \(error)", rejected)
+        case let error as QRError: (error.description, rejected)
+        case let error as PrintingError: (error.description, io)
+        default: (String(describing: error), io)
+        }
+    }
+
+    static func status(of error: NodeError) -> Int32 {
+        switch error.kind {
+        case .usage: usage
+        case .rejected: rejected
+        case .missing: missing
+        case .exists: exists
+        case .busy: busy
+        case .passphrase, .key, .permission: permission
+        case .io: io
         }
     }
 }

@@ -1,22 +1,25 @@
 import ArgumentParser
-import Camera
+import DevTools
 import Foundation
+import NodeHost
 import NodeKit
 import PaymentCodes
 import QR
+import QRTransport
 import Scanning
 import Tender
 
-struct PayCommand: ParsableCommand {
+struct PayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pay",
         abstract: "Pay offline: reserve coins, sign transfers, hand the payment over (file or QR).",
         discussion: """
-            The payment is recorded (coins reserved) before it leaves the node. If the file is \
-            lost, `tender payments export REQUEST-ID --out FILE` writes the same payment again. \
-            The change becomes spendable when the payee's receipt is recorded: `tender receipt \
-            FILE`, or at once with `--qr --camera DEV`, which shows the payment as (animated) \
-            codes and reads the receipt code from the camera.
+            The payment is recorded (coins reserved) before it leaves the node; once handed \
+            over, its change is spendable and the amount paid stays pending until the payee's \
+            receipt is recorded: `tender receipt FILE`, or at once with `--qr --camera DEV`, \
+            which shows the payment as (animated) codes and reads the receipt code from the \
+            camera. If the file is lost, `tender payments export REQUEST-ID --out FILE` writes \
+            the same payment again. A payment that could not be written at all is cancelled.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -80,18 +83,14 @@ struct PayCommand: ParsableCommand {
             return (
                 try parseAddress(to, option: "--to"), try parseAmount(amount),
                 try parseAddress(asset ?? NodeDefaults.asset.checksummed, option: "--asset"),
-                try requestID.map { (text) throws -> Bytes32 in
-                    do { return try Bytes32(hex: text) } catch {
-                        throw ValidationError("--request-id: \(error)")
-                    }
-                }, memo, nil
+                try requestID.map { try parseRequestID($0, option: "--request-id") }, memo, nil
             )
         }
         let code: TenderCode
         do {
             code = try TenderURI.decodeAny(request.trimmingCharacters(in: .whitespacesAndNewlines))
         } catch {
-            throw NodeError(.usage("--request: \(error)"))
+            throw ValidationError("--request: \(error)")
         }
         switch code {
         case .request(let terms):
@@ -113,110 +112,72 @@ struct PayCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try guarded {
+    func run() async throws {
+        try await guarded {
             let wallet = try global.openWallet()
             let now = global.clock.now()
             let terms = try terms(now: now, domain: wallet.domain)
             var generator = SystemRandomNumberGenerator()
-            let id = terms.id ?? .random(using: &generator)
+            let order = PaymentExchange.Order(
+                payee: terms.payee, amount: terms.amount, asset: terms.asset, memo: terms.memo,
+                requestID: terms.id ?? .random(using: &generator), request: terms.request)
             let key = try global.keys.walletKey()
-            // What can fail before the payment leaves fails before it is prepared (camera) or
-            // while it is still only prepared (its codes), and then nothing is spent.
-            let webcam = try camera.map { try Webcam(device: $0) }
-            try FileIO.checkWritable(out, video.framesOut)
-            let (plan, envelope) = try wallet.preparePayment(
-                to: terms.payee, amount: terms.amount, asset: terms.asset, memo: terms.memo,
-                requestID: id, request: terms.request, key: key, now: now)
-            CrashPoint.payPrepared.hit()
-            var loop: AnimatedCode?
-            var clip: [UInt8]?
-            if qr {
-                do {
-                    var code = try AnimatedCode(payload: envelope, encoding: encoding)
-                    loop = code
-                    // One pass as video; a player repeats it (the receiver joins anywhere).
-                    clip = try video.render(
-                        try (0..<code.frameCount).map { _ in try code.nextMatrix() })
-                } catch {
-                    _ = try? wallet.cancelPayment(id, now: now)
-                    throw error
-                }
-            }
-            // Marked handed over before the file exists: a payment that may be on disk (and so
-            // may reach the payee) must never be cancellable. A crash before the write leaves a
-            // pending payment that `payments export` writes again, byte for byte.
-            try wallet.handedOver(id, now: now)
-            CrashPoint.payHandedOver.hit()
-            if let out { try FileIO.writeAtomically(envelope, to: out) }
-            if let clip, let framesOut = video.framesOut {
-                try FileIO.writeAtomically(clip, to: framesOut)
-            }
-            var state = "pending"
-            if var loop {
-                state = try showAndAwaitReceipt(&loop, id: id, webcam: webcam, wallet: wallet)
-            }
+            let exchange = PaymentExchange(wallet: wallet, clock: global.clock)
+            let outcome = try await exchange.pay(
+                order, key: key, via: transport(), receiptTimeout: .seconds(timeout),
+                events: { event in
+                    switch event {
+                    case .prepared: CrashPoint.payPrepared.hit()
+                    case .handedOver: CrashPoint.payHandedOver.hit()
+                    case .skipped(let why): note("that code is not this payment's receipt: \(why)")
+                    case .sent, .receipt: break
+                    }
+                })
+            let record = outcome.record
             if output.json {
                 var result: [String: Any] = [
-                    "requestId": id.hex, "payee": terms.payee.checksummed,
-                    "amount": String(terms.amount),
-                    "asset": terms.asset.checksummed, "state": state,
-                    "inputs": plan.spent.map(\.hex),
-                    "change": plan.change.map { String($0.coin.amount) },
-                    "paymentDigest": plan.digest.hex,
+                    "requestId": record.requestID.hex, "payee": record.payee.checksummed,
+                    "amount": String(record.amount), "asset": record.asset.checksummed,
+                    "state": record.state.rawValue,
+                    "inputs": outcome.prepared.plan.spent.map(\.hex),
+                    "change": outcome.prepared.plan.change.map { String($0.coin.amount) },
+                    "paymentDigest": record.digest.hex,
                 ]
                 result["file"] = out
                 try printJSON(result)
             } else {
-                print("Paid \(terms.amount) to \(terms.payee)\(out.map { ": \($0)" } ?? "")")
+                print("Paid \(record.amount) to \(record.payee)\(out.map { ": \($0)" } ?? "")")
                 print(
-                    state == "spent"
-                        ? "Request \(id.hex): receipt recorded, payment spent."
-                        : "Request \(id.hex) is pending until the payee's receipt is recorded.")
+                    record.state == .spent
+                        ? "Request \(record.requestID.hex): receipt recorded, payment spent."
+                        : "Request \(record.requestID.hex) is pending until the payee's receipt is recorded."
+                )
             }
         }
     }
 
-    /// Plays the payment's codes on the terminal; with a camera, scans between frames until
-    /// the payee's receipt code for request `id` appears and records it. Returns the state.
-    private func showAndAwaitReceipt(
-        _ code: inout AnimatedCode, id: Bytes32, webcam: Webcam?, wallet: Wallet
-    ) throws -> String {
-        let pipeline = ScanPipeline()
-        let frameTime = 0.1
-        var shown = 0
-        var nextFrame = Date()
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if Date() >= nextFrame {
-                let matrix = try code.nextMatrix()
-                showOnTerminal(
-                    matrix, dark: dark,
-                    caption:
-                        "show this to the payee: frame \(shown % code.frameCount + 1)/\(code.frameCount)"
-                )
-                shown += 1
-                nextFrame = Date().addingTimeInterval(frameTime)
-            }
-            guard let webcam else {
-                if shown >= code.frameCount * max(1, loops) { return "pending" }
-                Thread.sleep(forTimeInterval: frameTime)
-                continue
-            }
-            // A short wait keeps the terminal loop playing while the camera has nothing.
-            guard let frame = try webcam.nextFrame(timeout: frameTime / 2) else { continue }
-            for event in pipeline.process(frame) {
-                guard case .payload(let bytes) = event else { continue }
-                // A receipt still on the payee's screen from an earlier payment is not this one's.
-                do {
-                    let record = try wallet.recordReceipt(
-                        bytes, for: id, now: global.clock.now())
-                    return record.state.rawValue
-                } catch {
-                    note("that code is not this payment's receipt: \(error)")
-                }
+    /// The media the payment goes out on: a file, a loop of codes (with a camera for the
+    /// receipt), or both.
+    private func transport() throws -> any PaymentTransport {
+        let file = out.map { FileIO.transport(to: $0) }
+        guard qr else { return file! }  // validate() requires --out or --qr
+        let dark = self.dark
+        let clip = video.clip
+        let display: AnimatedCodeTransport.Display = { code, frame, frames in
+            showOnTerminal(
+                code, dark: dark, caption: "show this to the payee: frame \(frame)/\(frames)")
+        }
+        var recordPass: AnimatedCodeTransport.PassRecorder?
+        if clip.framesOut != nil {
+            recordPass = { @Sendable codes throws(NodeError) in
+                let frames = try clip.render(codes)
+                return { @Sendable () throws(NodeError) in try clip.write(rendered: frames) }
             }
         }
-        return "pending"
+        let codes = AnimatedCodeTransport(
+            encoding: encoding, camera: camera, loops: loops, display: display,
+            recordPass: recordPass)
+        guard let file else { return codes }
+        return TransportPair(file, codes)
     }
 }

@@ -1,15 +1,52 @@
 import ArgumentParser
-import Codecs
 import Foundation
+import NodeHost
 import NodeKit
 import Tender
-import WalletStore
 
 struct PaymentsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "payments",
-        abstract: "Act on outgoing payments: export one again, mark it in doubt, or cancel it.",
-        subcommands: [ExportPaymentCommand.self, CancelPaymentCommand.self])
+        abstract: "Outgoing payments: list them, export one again, or cancel one never sent.",
+        subcommands: [
+            ListPaymentsCommand.self, ExportPaymentCommand.self, CancelPaymentCommand.self,
+        ],
+        defaultSubcommand: ListPaymentsCommand.self)
+}
+
+struct ListPaymentsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List outgoing payments with their state, newest last.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        try guarded {
+            let payments = try global.openWallet().outgoingPayments()
+            if output.json {
+                try printJSON([
+                    "payments": payments.map { payment -> [String: Any] in
+                        [
+                            "requestId": payment.requestID.hex, "payee": payment.payee.checksummed,
+                            "amount": String(payment.amount), "asset": payment.asset.checksummed,
+                            "memo": payment.memo, "state": payment.state.rawValue,
+                            "paymentDigest": payment.digest.hex, "created": payment.createdAt,
+                            "updated": payment.updatedAt,
+                        ]
+                    }
+                ])
+                return
+            }
+            if payments.isEmpty { print("No outgoing payments.") }
+            for payment in payments {
+                let memo = payment.memo.isEmpty ? "" : "  \"\(terminalSafe(payment.memo))\""
+                print(
+                    "\(payment.requestID.hex)  \(payment.state.rawValue)  \(payment.amount) to \(payment.payee)\(memo)  \(UnixTime.iso8601(payment.createdAt))"
+                )
+            }
+        }
+    }
 }
 
 struct ExportPaymentCommand: ParsableCommand {
@@ -18,12 +55,12 @@ struct ExportPaymentCommand: ParsableCommand {
         abstract: "Write a recorded payment to a file again (the same signed bytes).")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Request id (hex).") var requestID: String
+    @Argument(help: "Request id (hex, as `tender payments list` shows it).") var requestID: String
     @Option(help: "File to write.") var out: String
 
     func run() throws {
         try guarded {
-            let id = try Bytes32(hex: requestID)
+            let id = try parseRequestID(requestID)
             let wallet = try global.openWallet()
             try FileIO.checkWritable(out)
             let envelope = try wallet.exportPayment(id, now: global.clock.now())
@@ -43,9 +80,17 @@ struct CancelPaymentCommand: ParsableCommand {
 
     func run() throws {
         try guarded {
-            let id = try Bytes32(hex: requestID)
+            let id = try parseRequestID(requestID)
             let state = try global.openWallet().cancelPayment(id, now: global.clock.now())
             print("Payment \(id.hex) is \(state.rawValue).")
         }
+    }
+}
+
+/// A 32-byte request id in hex, with or without 0x.
+func parseRequestID(_ text: String, option: String = "request id") throws -> Bytes32 {
+    do { return try Bytes32(hex: text) } catch {
+        throw ValidationError(
+            "\(option) must be 64 hex digits (as `tender payments list` shows): \(error)")
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
+import DevTools
 import Foundation
+import NodeHost
 import NodeKit
 import PaymentCodes
 import Tender

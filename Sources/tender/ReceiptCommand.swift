@@ -1,6 +1,7 @@
 import ArgumentParser
 import Camera
 import Foundation
+import NodeHost
 import NodeKit
 import PaymentCodes
 import QR

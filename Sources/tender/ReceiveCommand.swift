@@ -1,13 +1,15 @@
 import ArgumentParser
 import Camera
+import DevTools
 import Foundation
+import NodeHost
 import NodeKit
 import PaymentCodes
 import QR
 import Scanning
 import Tender
 
-struct ReceiveCommand: ParsableCommand {
+struct ReceiveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receive",
         abstract: "Verify a payment offline, accept it, and give back the signed receipt.",
@@ -44,52 +46,70 @@ struct ReceiveCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try guarded {
-            let bytes: [UInt8]
-            if let file {
-                bytes = try FileIO.read(file, limit: Envelope.maxBytes)
-            } else {
-                // A request or pay-me code in view is not the payment: keep scanning past it.
-                let (found, framesScanned) = try source.firstPayload { bytes in
-                    let code = ScannedCode.recognize(bytes)
-                    guard case .tenderPayload = code else {
-                        return "\(code.explanation) Not a payment."
-                    }
-                    return nil
-                }
-                guard let found else {
-                    note("tender: no payment code found (\(framesScanned) frame(s) scanned)")
-                    throw ExitCode(66)
-                }
-                bytes = found
-            }
+    func run() async throws {
+        try await guarded {
+            let bytes = try payment()
             let wallet = try global.openWallet()
             let key = try global.keys.walletKey()
             // A receipt that could not be written after accepting would look like a failure.
-            try FileIO.checkWritable(receiptOut, video.framesOut)
-            let received = try wallet.receive(bytes, key: key, now: global.clock.now())
-            CrashPoint.receiveAccepted.hit()
-            if let receiptOut { try FileIO.writeAtomically(received.receipt, to: receiptOut) }
-            if qr {
-                let matrix = try QREncoder.encode(received.receipt)
-                try video.write([matrix])
-                print(matrix.terminalText(inverted: dark))
-                print("the payer scans this receipt")
+            // A receipt can always be had again (receiving the same payment returns it), so an
+            // existing receipt file may be replaced.
+            try FileIO.checkWritable(receiptOut, video.framesOut, replacing: true)
+            let (receiptOut, clip, qr, dark) = (self.receiptOut, video.clip, self.qr, self.dark)
+            let source = PaymentInHand(bytes) { receipt throws(NodeError) in
+                CrashPoint.receiveAccepted.hit()
+                if let receiptOut {
+                    try FileIO.writeAtomically(receipt, to: receiptOut, replacing: true)
+                }
+                if qr {
+                    let matrix: QRMatrix
+                    do { matrix = try QREncoder.encode(receipt) } catch {
+                        throw NodeError(.io("cannot show the receipt as a code: \(error)"))
+                    }
+                    try clip.write([matrix])
+                    print(matrix.terminalText(inverted: dark))
+                    print("the payer scans this receipt")
+                }
             }
+            var delivered: Wallet.Received?
+            try await PaymentExchange(wallet: wallet, clock: global.clock).receive(
+                from: source, key: key, once: true
+            ) { delivery in
+                if case .accepted(let received) = delivery { delivered = received }
+            }
+            guard let received = delivered else { return }
             if output.json {
                 var result: [String: Any] = [
                     "requestId": received.requestID.hex, "amount": String(received.amount),
                     "asset": received.asset.checksummed, "coins": received.credited.map(\.id.hex),
+                    "payer": received.payer.checksummed, "memo": received.memo,
                     "repeated": received.repeated,
                 ]
                 result["receipt"] = receiptOut
                 try printJSON(result)
             } else {
                 let again = received.repeated ? " (already accepted; same receipt)" : ""
-                print("Received \(received.amount) in \(received.credited.count) coin(s)\(again)")
+                print(
+                    "Received \(received.amount) in \(received.credited.count) coin(s) from \(received.payer)\(again)"
+                )
+                if !received.memo.isEmpty { print("Memo: \(terminalSafe(received.memo))") }
                 if let receiptOut { print("Receipt: \(receiptOut)") }
             }
         }
+    }
+
+    /// The payment's bytes: the file, or the first payment code the source shows (a request
+    /// or pay-me code in view is not the payment: scanning goes on past it).
+    private func payment() throws -> [UInt8] {
+        if let file { return try FileIO.read(file, limit: Envelope.maxBytes) }
+        let (found, framesScanned) = try source.firstPayload { bytes in
+            let code = ScannedCode.recognize(bytes)
+            guard case .tenderPayload = code else { return "\(code.explanation) Not a payment." }
+            return nil
+        }
+        guard let found else {
+            throw NodeError(.missing("no payment code found (\(framesScanned) frame(s) scanned)"))
+        }
+        return found
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NodeHost
 import NodeKit
 import PaymentCodes
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NodeHost
 import NodeKit
 import QR
 import Scanning
@@ -11,7 +12,7 @@ struct ShowCommand: ParsableCommand {
         abstract: "Show a Tender file as QR codes: one code, or an animated loop when it is large.",
         discussion: """
             On a terminal the loop plays at --fps until interrupted (or --loops passes). With \
-            --frames-out, raw 8-bit grey frames of --size are written instead, for a video \
+            --frames-out, raw 8-bit grey frames of --frame-size are written instead, for a video \
             output or the camera lab (`ffmpeg -f rawvideo -pix_fmt gray -s 640x480 -i FILE …`).
             """)
 

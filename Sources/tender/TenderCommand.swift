@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct TenderCommand: ParsableCommand {
+struct TenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tender",
         abstract: "Offline peer-to-peer payments with signed notes.",

@@ -1,4 +1,5 @@
 import Foundation
+import TenderTestSupport
 
 /// Runs the real `tender` executable built beside the test bundle (or `$TENDER_BINARY`).
 struct CLI {
@@ -20,10 +21,7 @@ struct CLI {
 
     /// A fresh scratch directory with a passphrase file.
     init() throws {
-        workDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tender-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(
-            at: workDirectory, withIntermediateDirectories: true)
+        workDirectory = try TemporaryDirectory("tender-e2e").url
         let passphrase = workDirectory.appendingPathComponent("passphrase")
         try "test passphrase\n".write(to: passphrase, atomically: true, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment

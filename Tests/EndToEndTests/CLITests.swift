@@ -16,7 +16,9 @@ import Testing
             "lunch", "--out", cli.path("payment"), "--json",
         ]).json
         #expect(paid["state"] as? String == "pending")
-        #expect(try cli.balance("alice") == (100, 200, 0))
+        // Handed over: the transfer is irrevocable, so its change (70) is spendable at once and
+        // only the amount paid is pending (PROTOCOL.md §5).
+        #expect(try cli.balance("alice") == (170, 130, 0))
 
         let received = try cli.ok([
             "receive", cli.path("payment"), "--data-dir", cli.path("bob"), "--receipt-out",

@@ -17,7 +17,7 @@ import WalletStore
 
     /// No coin is both unspent and recorded as consumed; amounts add up to `expected`.
     func checkInvariants(_ cli: CLI, wallet: String, expected: UInt64) throws {
-        let store = try WalletStore(path: cli.path("\(wallet)/wallet.sqlite"))
+        let store = try WalletDatabase(path: cli.path("\(wallet)/wallet.sqlite"))
         defer { try? store.close() }
         let states = try store.coinStates()
         let unspent = states.filter { $0.value.state == "unspent" }.map(\.key)
@@ -32,7 +32,7 @@ import WalletStore
 
     /// Completes or cancels whatever a crash left behind, so the next round starts clean.
     func recover(_ cli: CLI) throws {
-        let store = try WalletStore(path: cli.path("alice/wallet.sqlite"))
+        let store = try WalletDatabase(path: cli.path("alice/wallet.sqlite"))
         let payments = try store.outgoingPayments()
         try store.close()
         for payment in payments where payment.state == .prepared {
@@ -41,6 +41,7 @@ import WalletStore
             ])
         }
         for payment in payments where payment.state == .pending {
+            try? FileManager.default.removeItem(atPath: cli.path("resent"))  // `--out` never overwrites
             try cli.ok([
                 "payments", "export", payment.requestID.hex, "--data-dir", cli.path("alice"),
                 "--out", cli.path("resent"),

@@ -1,5 +1,6 @@
 import Foundation
 import Posix
+import TenderTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -8,10 +9,7 @@ import Glibc
 
 @Suite struct DurableFileTests {
     func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tender-posix-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try TemporaryDirectory("tender-posix").path
     }
 
     @Test func writesWholeFilesWithTheirModeAndLeavesNoTemporaryFile() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import QR
+import TenderTestSupport
 import Testing
 
 @testable import Printing
@@ -126,20 +127,20 @@ struct PDFSheetTests {
     func renderedSheetScansWithZbarimg(paper: PDFSheet.Paper) throws {
         let pdftoppm = try Tools.require(Tools.pdftoppm, "pdftoppm", package: "poppler-utils")
         let zbarimg = try Tools.require(Tools.zbarimg, "zbarimg", package: "zbar-tools")
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("printing-tests")
         defer { directory.remove() }
         for payload in [Payloads.request, Payloads.binary] {
             try Data(try Self.sheet(payload, paper: paper)).write(
-                to: URL(fileURLWithPath: directory.path("sheet.pdf")))
+                to: URL(fileURLWithPath: directory.file("sheet.pdf")))
             let render = try Tools.run(
                 pdftoppm,
                 [
-                    "-r", "150", "-png", "-singlefile", directory.path("sheet.pdf"),
-                    directory.path("sheet"),
+                    "-r", "150", "-png", "-singlefile", directory.file("sheet.pdf"),
+                    directory.file("sheet"),
                 ])
             #expect(render.status == 0, "\(render.stderr)")
             let scan = try Tools.run(
-                zbarimg, ["--quiet", "--raw", "-Sbinary", directory.path("sheet.png")])
+                zbarimg, ["--quiet", "--raw", "-Sbinary", directory.file("sheet.png")])
             #expect(scan.status == 0, "\(scan.stderr)")
             var decoded = Array(scan.stdout)
             if decoded.last == 0x0A { decoded.removeLast() }  // zbarimg ends each symbol with LF
@@ -150,19 +151,19 @@ struct PDFSheetTests {
     @Test(.enabled(if: Tools.runs(Tools.pdftoppm)))
     func renderedSheetScansWithOurScanner() throws {
         let pdftoppm = try Tools.require(Tools.pdftoppm, "pdftoppm", package: "poppler-utils")
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("printing-tests")
         defer { directory.remove() }
         try Data(try Self.sheet(Payloads.binary)).write(
-            to: URL(fileURLWithPath: directory.path("sheet.pdf")))
+            to: URL(fileURLWithPath: directory.file("sheet.pdf")))
         let render = try Tools.run(
             pdftoppm,
             [
-                "-r", "150", "-gray", "-singlefile", directory.path("sheet.pdf"),
-                directory.path("sheet"),
+                "-r", "150", "-gray", "-singlefile", directory.file("sheet.pdf"),
+                directory.file("sheet"),
             ])
         #expect(render.status == 0, "\(render.stderr)")
         let image = try PGM.decode(
-            Array(try Data(contentsOf: URL(fileURLWithPath: directory.path("sheet.pgm")))))
+            Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("sheet.pgm")))))
         #expect(abs(image.width - 1240) <= 1)  // A4 at 150 dpi
         #expect(scanned(image) == [Payloads.binary])
     }
@@ -170,10 +171,10 @@ struct PDFSheetTests {
     @Test(.enabled(if: Tools.runs(Tools.pdftotext)))
     func textExtractsAsWritten() throws {
         let pdftotext = try Tools.require(Tools.pdftotext, "pdftotext", package: "poppler-utils")
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("printing-tests")
         defer { directory.remove() }
-        try Data(try Self.sheet()).write(to: URL(fileURLWithPath: directory.path("sheet.pdf")))
-        let result = try Tools.run(pdftotext, ["-enc", "UTF-8", directory.path("sheet.pdf"), "-"])
+        try Data(try Self.sheet()).write(to: URL(fileURLWithPath: directory.file("sheet.pdf")))
+        let result = try Tools.run(pdftotext, ["-enc", "UTF-8", directory.file("sheet.pdf"), "-"])
         #expect(result.status == 0, "\(result.stderr)")
         let text = String(decoding: result.stdout, as: UTF8.self)
         #expect(text.contains("Olive Stall (Row 3)"))

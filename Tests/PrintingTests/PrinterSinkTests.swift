@@ -1,5 +1,6 @@
 import Foundation
 import Posix
+import TenderTestSupport
 import Testing
 
 @testable import Printing
@@ -16,9 +17,9 @@ struct PrinterSinkTests {
     // MARK: Device
 
     @Test func deviceSinkAppendsToAnExistingFile() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("printing-tests")
         defer { directory.remove() }
-        let path = directory.path("lp0")
+        let path = directory.file("lp0")
         try Data([0x41]).write(to: URL(fileURLWithPath: path))
         try PrinterSink.device(path: path).send(Self.job)
         try PrinterSink.device(path: path).send([0x42])
@@ -27,9 +28,9 @@ struct PrinterSinkTests {
     }
 
     @Test func deviceSinkNeverCreatesAFile() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("printing-tests")
         defer { directory.remove() }
-        let path = directory.path("usb/lp9")
+        let path = directory.file("usb/lp9")
         #expect {
             try PrinterSink.device(path: path).send([0x1B, 0x40])
         } throws: { error in
@@ -40,9 +41,9 @@ struct PrinterSinkTests {
     }
 
     @Test func deviceSinkWritesIntoAFIFO() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("printing-tests")
         defer { directory.remove() }
-        let path = directory.path("printer.fifo")
+        let path = directory.file("printer.fifo")
         #expect(mkfifo(path, 0o600) == 0)
         // The reader starts after the writer on purpose: the sink waits for it (ENXIO retry).
         let received = Received()
@@ -74,9 +75,9 @@ struct PrinterSinkTests {
     }
 
     @Test func deviceSinkTimesOutWithoutAReader() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("printing-tests")
         defer { directory.remove() }
-        let path = directory.path("nobody.fifo")
+        let path = directory.file("nobody.fifo")
         #expect(mkfifo(path, 0o600) == 0)
         let start = Date()
         #expect {
@@ -88,9 +89,9 @@ struct PrinterSinkTests {
     }
 
     @Test func deviceSinkTimesOutWhenNobodyReads() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("printing-tests")
         defer { directory.remove() }
-        let path = directory.path("stuck.fifo")
+        let path = directory.file("stuck.fifo")
         #expect(mkfifo(path, 0o600) == 0)
         // A reader that never reads: the pipe buffer (64 KiB) fills, then the deadline passes.
         let reader = open(path, O_RDONLY | O_NONBLOCK)
@@ -160,7 +161,7 @@ struct PrinterSinkTests {
     // MARK: CUPS
 
     @Test func cupsSinkSaysWhenLpIsMissing() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("printing-tests")
         defer { directory.remove() }
         #expect(CUPSSink.locateLP(searchPath: directory.url.path) == nil)
         #expect(CUPSSink.locateLP(searchPath: nil) == nil)
@@ -177,33 +178,33 @@ struct PrinterSinkTests {
 
     /// A stand-in `lp` (a shell script) checks the plumbing: arguments, stdin, exit status.
     @Test func cupsSinkRunsLpRawWithTheBytesOnStdin() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("printing-tests")
         defer { directory.remove() }
         let script = """
             #!/bin/sh
-            printf '%s\\n' "$@" > "\(directory.path("args"))"
-            cat > "\(directory.path("job"))"
+            printf '%s\\n' "$@" > "\(directory.file("args"))"
+            cat > "\(directory.file("job"))"
             echo "request id is stall-1 (1 file(s))"
             """
-        try script.write(toFile: directory.path("lp"), atomically: true, encoding: .utf8)
-        #expect(chmod(directory.path("lp"), 0o755) == 0)
+        try script.write(toFile: directory.file("lp"), atomically: true, encoding: .utf8)
+        #expect(chmod(directory.file("lp"), 0o755) == 0)
         try CUPSSink.send(
             Self.job, queue: "stall", searchPath: "/nonexistent:" + directory.url.path,
             deadline: .after(.seconds(10)))
         #expect(
-            try String(contentsOfFile: directory.path("args"), encoding: .utf8)
+            try String(contentsOfFile: directory.file("args"), encoding: .utf8)
                 == "-d\nstall\n-o\nraw\n")
         #expect(
-            Array(try Data(contentsOf: URL(fileURLWithPath: directory.path("job")))) == Self.job)
+            Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("job")))) == Self.job)
 
         try CUPSSink.send(
             [0x0A], queue: nil, searchPath: directory.url.path,
             deadline: .after(.seconds(10)))
-        #expect(try String(contentsOfFile: directory.path("args"), encoding: .utf8) == "-o\nraw\n")
+        #expect(try String(contentsOfFile: directory.file("args"), encoding: .utf8) == "-o\nraw\n")
     }
 
     @Test func cupsSinkReportsLpFailure() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("printing-tests")
         defer { directory.remove() }
         // Exits without reading stdin, as lp does for an unknown queue: no SIGPIPE may follow.
         let script = """
@@ -211,8 +212,8 @@ struct PrinterSinkTests {
             echo "lp: The printer or class does not exist." >&2
             exit 1
             """
-        try script.write(toFile: directory.path("lp"), atomically: true, encoding: .utf8)
-        #expect(chmod(directory.path("lp"), 0o755) == 0)
+        try script.write(toFile: directory.file("lp"), atomically: true, encoding: .utf8)
+        #expect(chmod(directory.file("lp"), 0o755) == 0)
         #expect {
             try CUPSSink.send(
                 Self.job, queue: "nope", searchPath: directory.url.path,

@@ -1,5 +1,6 @@
 import Foundation
 import QR
+import TenderTestSupport
 import Testing
 
 /// External programs the tests use as independent witnesses (poppler's pdftoppm/pdftotext,
@@ -82,21 +83,6 @@ enum Tools {
 struct Failure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// A fresh temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "printing-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
 /// Payloads the tests print: a Tender request URI as a stall would show it, and binary bytes

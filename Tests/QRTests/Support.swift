@@ -68,9 +68,7 @@ struct ScratchDirectory {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("qrtests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try TemporaryDirectory("qrtests").url
     }
 
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }

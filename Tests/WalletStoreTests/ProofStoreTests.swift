@@ -13,19 +13,16 @@ import Testing
     let world = World()
 
     func path() throws -> String {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tender-proofs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.appendingPathComponent("wallet.sqlite").path
+        try TemporaryDirectory("tender-proofs").file("wallet.sqlite")
     }
 
-    func store(for owner: Address) throws -> WalletStore {
-        let store = try WalletStore(path: try path())
+    func store(for owner: Address) throws -> WalletDatabase {
+        let store = try WalletDatabase(path: try path())
         try store.bind(address: owner, domain: world.domain)
         return store
     }
 
-    func count(_ store: WalletStore, _ table: String) throws -> Int {
+    func count(_ store: WalletDatabase, _ table: String) throws -> Int {
         try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
     }
 
@@ -53,7 +50,7 @@ import Testing
         // Origins of the coins a proof can reach: the two spent in it, the two Bob holds.
         #expect(try count(bob, "coin_origins") == 4)
         for coin in world.outputs(of: toBob).prefix(2) {
-            let rebuilt = try bob.read { db in try WalletStore.proof(db, of: coin) }
+            let rebuilt = try bob.read { db in try WalletDatabase.proof(db, of: coin) }
             #expect(rebuilt == checked.verified.proof(of: coin))
         }
         // Bob pays both coins onward: the proof sent is the one received, once.
@@ -134,7 +131,7 @@ import Testing
         }
         try queue.close()
 
-        let store = try WalletStore(path: file)
+        let store = try WalletDatabase(path: file)
         let candidates = try store.candidateCoins(
             owner: world.bob, asset: .zero, amount: 45, now: world.now, minimumLifetime: 0,
             limits: .standard)

@@ -12,14 +12,11 @@ import Testing
     let world = World()
 
     func path() throws -> String {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tender-requests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.appendingPathComponent("wallet.sqlite").path
+        try TemporaryDirectory("tender-requests").file("wallet.sqlite")
     }
 
     @Test func aRequestIsStoredOnceAndReadBackExactly() throws {
-        let store = try WalletStore(path: try path())
+        let store = try WalletDatabase(path: try path())
         try store.bind(address: world.bob, domain: world.domain)
         let id = try Bytes32([UInt8](repeating: 0x42, count: 32))
         let request = StoredRequest(
@@ -35,7 +32,7 @@ import Testing
         let queue = try DatabaseQueue(path: file)
         try Schema.migrator.migrate(queue, upTo: "v1: wallet")
         try queue.close()
-        let store = try WalletStore(path: file)
+        let store = try WalletDatabase(path: file)
         try store.bind(address: world.bob, domain: world.domain)
         let id = try Bytes32([UInt8](repeating: 0x43, count: 32))
         try store.recordRequest(

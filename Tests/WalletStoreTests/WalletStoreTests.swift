@@ -11,18 +11,16 @@ import Testing
     let world = World()
 
     /// A fresh store in a temporary directory, bound to `owner`.
-    func store(for owner: Address) throws -> WalletStore {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tender-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try WalletStore(path: directory.appendingPathComponent("wallet.sqlite").path)
+    func store(for owner: Address) throws -> WalletDatabase {
+        let store = try WalletDatabase(
+            path: try TemporaryDirectory("tender-store").file("wallet.sqlite"))
         try store.bind(address: owner, domain: world.domain)
         try store.trust(world.issuer, now: world.now)
         return store
     }
 
     /// Alice's store holding the given notes, accepted as a payment from the issuer.
-    func fundedAlice(_ amounts: [Amount]) throws -> WalletStore {
+    func fundedAlice(_ amounts: [Amount]) throws -> WalletDatabase {
         let store = try store(for: world.alice)
         let notes = amounts.enumerated().map { world.note($1, serial: UInt8($0 + 1)) }
         let payment = world.payment(
@@ -34,7 +32,7 @@ import Testing
         return store
     }
 
-    func plan(_ store: WalletStore, amount: Amount, id: UInt8) throws -> PaymentPlan {
+    func plan(_ store: WalletDatabase, amount: Amount, id: UInt8) throws -> PaymentPlan {
         let candidates = try store.candidateCoins(
             owner: world.alice, asset: .zero, amount: amount, now: world.now, minimumLifetime: 0,
             limits: .standard)
@@ -43,7 +41,7 @@ import Testing
             amount: amount, asset: .zero, from: candidates, key: world.aliceKey, now: world.now)
     }
 
-    func snapshot(_ store: WalletStore) throws -> [String] {
+    func snapshot(_ store: WalletDatabase) throws -> [String] {
         try store.read { db in
             var lines: [String] = []
             for table in [
@@ -93,7 +91,8 @@ import Testing
                 acknowledging: .zero, now: world.now)
         }
         #expect(try store.outgoingPayment(plan.payment.requestID)?.state == .pending)
-        #expect(try store.balances(now: world.now, minimumLifetime: 0)[.zero]?.pending == 100)
+        // Handed over: what was paid is pending, the change spendable.
+        #expect(try store.balances(now: world.now, minimumLifetime: 0)[.zero]?.pending == 70)
         try store.advance(
             payment: plan.payment.requestID, by: .receipt, receipt: [7],
             acknowledging: plan.digest, now: world.now)
@@ -106,11 +105,14 @@ import Testing
         try store.preparePayment(plan, envelope: [9], now: world.now)
         var balance = try #require(try store.balances(now: world.now, minimumLifetime: 0)[.zero])
         #expect(balance.spendable == 50)
-        #expect(balance.pending == 100)
+        #expect(balance.pending == 100)  // prepared: the whole coin is reserved, change not out
         try store.advance(payment: plan.payment.requestID, by: .handOver, now: world.now)
+        balance = try #require(try store.balances(now: world.now, minimumLifetime: 0)[.zero])
+        #expect(balance.spendable == 80)  // the change is spendable once handed over
+        #expect(balance.pending == 70)
         try store.advance(payment: plan.payment.requestID, by: .linkLost, now: world.now)
         balance = try #require(try store.balances(now: world.now, minimumLifetime: 0)[.zero])
-        #expect(balance.inDoubt == 100)
+        #expect(balance.inDoubt == 70)
         #expect(balance.pending == 0)
         try store.advance(
             payment: plan.payment.requestID, by: .receipt, receipt: [7], now: world.now)

@@ -50,13 +50,20 @@ extension KeyFile {
     /// losing a key file loses the key. The no-replace move is a hard link then an unlink, so
     /// the directory's filesystem must support hard links (ext4, btrfs, xfs, tmpfs do).
     public func write(to path: String, overwrite: Bool = false) throws(KeystoreError) {
+        let durability: DurableFile.Durability
         do {
-            try DurableFile.write(Array(json()), to: path, mode: 0o600, replacing: overwrite)
+            durability = try DurableFile.write(
+                Array(json()), to: path, mode: 0o600, replacing: overwrite)
         } catch {
             if error.code == SystemError.exists {
                 throw KeystoreError(.fileExists, "a file already exists at \(path)")
             }
             throw KeystoreError(.writeFailed, "cannot write key file \(path): \(error)")
+        }
+        if case .folderNotSynced(let error) = durability {
+            throw KeystoreError(
+                .writeFailed,
+                "key file \(path) was written but its folder could not be synced: \(error.reason)")
         }
     }
 }

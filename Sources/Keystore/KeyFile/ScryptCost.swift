@@ -18,6 +18,9 @@ public struct ScryptCost: Sendable, Hashable, CustomStringConvertible {
 
     /// Largest accepted `n` (2^20: 1 GiB with r = 8).
     public static let maximumN = 1 << 20
+    /// The least N a new key file may use: below it a stolen file's passphrase is cheap to
+    /// guess (files with less are still read, for keys made elsewhere).
+    public static let minimumNewN = 1 << 10
     /// Largest accepted `r` and `p`.
     public static let maximumR = 16
     public static let maximumP = 16

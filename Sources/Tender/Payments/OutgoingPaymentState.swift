@@ -1,8 +1,10 @@
-/// The payer's side of one payment (DESIGN.md §3, "Payment, exactly once").
+/// The payer's side of one payment (PROTOCOL.md §5, "Payer states").
 ///
-/// `pending` is written in the same transaction that reserves the coins; `spent` on a valid
-/// receipt; `inDoubt` when the link dies after the payment may have left. Only a payment that
-/// certainly never left the node can be cancelled: anything else may already be the payee's.
+/// `prepared` is written in the same transaction that reserves the coins; `pending` once the
+/// payment may have left (its transfer is irrevocable then: the inputs are spent and the change
+/// is spendable; what was paid stays pending); `spent` on a valid receipt; `inDoubt` when the
+/// link dies after the payment may have left. Only a payment that certainly never left the
+/// node can be cancelled: anything else may already be the payee's.
 public enum OutgoingPaymentState: String, Sendable, CaseIterable {
     /// Coins reserved, payment not yet handed to any transport.
     case prepared
@@ -22,6 +24,9 @@ public enum OutgoingPaymentState: String, Sendable, CaseIterable {
         case cancel = "cancel"
         /// Writing the payment out again (`payments export`): it may reach the payee.
         case export = "export"
+        /// The transport proved that nothing left the node (a failed atomic write, a link
+        /// that never opened): the payment is given back.
+        case notSent = "give back an unsent"
     }
 
     /// The next state, or an error naming the refused transition. Receipts are idempotent.
@@ -31,7 +36,7 @@ public enum OutgoingPaymentState: String, Sendable, CaseIterable {
         case (.prepared, .linkLost), (.pending, .linkLost), (.inDoubt, .linkLost): return .inDoubt
         case (.prepared, .receipt), (.pending, .receipt), (.inDoubt, .receipt), (.spent, .receipt):
             return .spent
-        case (.prepared, .cancel): return .cancelled
+        case (.prepared, .cancel), (.prepared, .notSent), (.pending, .notSent): return .cancelled
         // A cancelled payment's coins were released and may be spent again: its bytes must
         // never leave the node. Any other may (the payee accepts a repeat idempotently).
         case (.prepared, .export), (.pending, .export): return .pending
@@ -43,8 +48,9 @@ public enum OutgoingPaymentState: String, Sendable, CaseIterable {
 
     /// Whether the reserved coins may still be spent again (only after a cancel).
     public var releasesCoins: Bool { self == .cancelled }
-    /// Whether the change is spendable (only once the payee acknowledged).
-    public var releasesChange: Bool { self == .spent }
+    /// Whether the change is spendable: once the payment may have left, its transfer is
+    /// irrevocable, so the change is the payer's whatever the payee does.
+    public var releasesChange: Bool { self == .pending || self == .inDoubt || self == .spent }
 }
 
 /// The payee's side of one request: idempotent per request id.

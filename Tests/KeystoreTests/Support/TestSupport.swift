@@ -1,6 +1,7 @@
 import Codecs
 import Foundation
 import Secp256k1
+import TenderTestSupport
 
 @testable import Keystore
 
@@ -24,11 +25,9 @@ func ethereumAddress(_ key: PublicKey) -> String {
 }
 /// A fresh directory under the system's temporary directory, removed by `body`'s end.
 func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
-    let path = FileManager.default.temporaryDirectory
-        .appendingPathComponent("keystore-tests-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    return try body(path)
+    let directory = try TemporaryDirectory("keystore-tests")
+    defer { directory.remove() }
+    return try body(directory.path)
 }
 
 /// Runs `body` and returns the `KeystoreError` it threw (nil when it threw none or another

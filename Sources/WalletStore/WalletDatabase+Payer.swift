@@ -18,7 +18,7 @@ public struct OutgoingPaymentRecord: Sendable {
     public let updatedAt: UInt64
 }
 
-extension WalletStore {
+extension WalletDatabase {
     /// Candidate coins for paying `amount`: the smallest single unspent coin that covers it, or
     /// else the largest ones until they do (the rule `PaymentBuilder.select` applies), read with
     /// indexed queries so a wallet of 100,000 coins does not load them all.
@@ -175,9 +175,14 @@ extension WalletStore {
                     """,
                 arguments: [next.rawValue, receipt.map { Data($0) }, now.column, id.data])
             switch next {
-            case .spent:
+            case .pending, .inDoubt, .spent:
+                // The payment may have left: its transfer is irrevocable, so the inputs are
+                // spent and the change is the payer's to spend (PROTOCOL.md §5).
                 try db.execute(
-                    sql: "UPDATE coins SET state = 'spent', updated_at = ? WHERE reserved_by = ?",
+                    sql: """
+                        UPDATE coins SET state = 'spent', updated_at = ?
+                        WHERE reserved_by = ? AND state = 'reserved'
+                        """,
                     arguments: [now.column, id.data])
                 try db.execute(
                     sql: """
@@ -185,14 +190,24 @@ extension WalletStore {
                         WHERE change_of = ? AND state = 'incoming'
                         """,
                     arguments: [now.column, id.data])
-            case .inDoubt:
-                try db.execute(
-                    sql:
-                        "UPDATE coins SET state = 'in-doubt', updated_at = ? WHERE reserved_by = ?",
-                    arguments: [now.column, id.data])
             case .cancelled:
                 // It never left the node: forget its transfers and change so the coins spend
-                // cleanly again.
+                // cleanly again. Change already spent onward cannot be given back.
+                let spentChange =
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT count(*) FROM coins
+                            WHERE change_of = ? AND state NOT IN ('incoming', 'unspent')
+                            """, arguments: [id.data]) ?? 0
+                guard spentChange == 0 else {
+                    throw WalletStoreError(
+                        .rejected(
+                            ProtocolError(
+                                .invalidTransition(
+                                    state: "\(record.state.rawValue) with its change spent",
+                                    event: event.rawValue))))
+                }
                 try db.execute(sql: "DELETE FROM coins WHERE change_of = ?", arguments: [id.data])
                 try Self.forgetTransfers(reservedBy: id, db)
                 try db.execute(
@@ -201,7 +216,7 @@ extension WalletStore {
                         WHERE reserved_by = ?
                         """,
                     arguments: [now.column, id.data])
-            case .prepared, .pending:
+            case .prepared:
                 break
             }
             guard let updated = try Self.outgoing(db, id) else {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Fault injection for the crash-safety tests: when `TENDER_CRASH_AT` names a point, the
 /// process kills itself there with SIGKILL, exactly as a power cut or `kill -9` would.
-/// Unset (always, outside tests) it does nothing.
+/// Compiled in debug builds only (the tests' builds): a release build has no crash points.
 public enum CrashPoint: String, Sendable {
     /// Payment recorded and coins reserved; not yet marked handed over.
     case payPrepared = "pay.prepared"
@@ -12,6 +12,8 @@ public enum CrashPoint: String, Sendable {
     case receiveAccepted = "receive.accepted"
 
     public func hit(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        #if TENDER_CRASH_POINTS
         if environment["TENDER_CRASH_AT"] == rawValue { kill(getpid(), SIGKILL) }
+        #endif
     }
 }

@@ -8,13 +8,15 @@ public struct IncomingPaymentRecord: Sendable {
     public let asset: Address
     public let amount: Amount
     public let memo: String
+    /// Who signed the payment (nil for payments accepted before payers were kept).
+    public let payer: Address?
     public let digest: Bytes32
     /// The encoded receipt envelope this wallet signed: returned again on a retry.
     public let receipt: [UInt8]
     public let receivedAt: UInt64
 }
 
-extension WalletStore {
+extension WalletDatabase {
     public func incomingPayment(_ id: Bytes32) throws -> IncomingPaymentRecord? {
         try read { db in try Self.incoming(db, id) }
     }
@@ -37,7 +39,9 @@ extension WalletStore {
         return IncomingPaymentRecord(
             requestID: try Bytes32(column: row.blob("request_id")),
             asset: try Address(column: row.blob("asset")),
-            amount: try UInt128(column: row.blob("amount")), memo: row["memo"],
+            amount: try UInt128(column: row.blob("amount")),
+            memo: try row.decode(forColumn: "memo"),
+            payer: try row.blob("payer").map { try Address(column: $0) },
             digest: try Bytes32(column: row.blob("digest")),
             receipt: Array(row.blob("receipt") ?? Data()), receivedAt: UInt64(received))
     }
@@ -58,12 +62,12 @@ extension WalletStore {
             }
             try db.execute(
                 sql: """
-                    INSERT INTO incoming_payments(request_id, asset, amount, memo, digest, receipt,
-                        received_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO incoming_payments(request_id, asset, amount, memo, payer, digest,
+                        receipt, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     payment.requestID.data, payment.asset.data, payment.amount.column, payment.memo,
-                    checked.digest.data, Data(receipt), now.column,
+                    checked.payer.data, checked.digest.data, Data(receipt), now.column,
                 ])
             try Self.recordProof(
                 db, checked.verified, keeping: checked.credited.map(\.id), now: now)

@@ -5,7 +5,7 @@ import Tender
 /// Proofs stored once: every note and transfer a wallet keeps is one row, and each coin a
 /// stored item creates has one `coin_origins` row naming it. A coin's proof is rebuilt from
 /// its ancestry when it is spent.
-extension WalletStore {
+extension WalletDatabase {
     /// Stores a verified bundle's items, records its transfers in the seen-set
     /// (`recordSpends`), and the origin of every coin a proof can reach: each coin the bundle
     /// spends, and each coin of `kept` (those this wallet now holds).
@@ -112,7 +112,7 @@ enum ProofMigration {
     static func moveCoinProofs(_ db: Database) throws {
         let rows = try Row.fetchAll(db, sql: "SELECT id, proof, updated_at FROM coins")
         guard !rows.isEmpty else { return }
-        guard let identity = try WalletStore.identity(db) else {
+        guard let identity = try WalletDatabase.identity(db) else {
             throw WalletStoreError(.corrupt("coins without a wallet identity"))
         }
         let verifier = Verifier(domain: identity.domain)
@@ -128,7 +128,7 @@ enum ProofMigration {
             }
             let updated: Int64 = row["updated_at"]
             let coin = try Bytes32(column: row.blob("id"))
-            try WalletStore.recordProof(db, verified, keeping: [coin], now: UInt64(updated))
+            try WalletDatabase.recordProof(db, verified, keeping: [coin], now: UInt64(updated))
         }
     }
 }

@@ -11,9 +11,10 @@ public struct Balance: Equatable, Sendable {
     public var expiring: Amount = 0
     /// Unspent coins past their expiry.
     public var expired: Amount = 0
-    /// Reserved by payments awaiting a receipt (their change returns with the receipt).
+    /// Paid out and awaiting the payee's receipt: the amount of each handed-over payment, and
+    /// the coins reserved by a payment not yet handed over (its change is not spendable yet).
     public var pending: Amount = 0
-    /// Reserved by payments whose link died after sending.
+    /// Paid out on a link that died after sending: the payee may or may not have it.
     public var inDoubt: Amount = 0
     /// Held and not yet settled on chain (unspent and unexpired, or being redeemed): what
     /// settlement would claim from issuers' collateral.
@@ -27,7 +28,7 @@ public struct EvidenceRecord: Sendable {
     public let foundAt: UInt64
 }
 
-extension WalletStore {
+extension WalletDatabase {
     /// Balance per asset at `now`; coins expiring within `minimumLifetime` count as expiring,
     /// not spendable. Amounts are summed in Swift: SQLite integers stop at 2^63.
     public func balances(now: UInt64, minimumLifetime: UInt64) throws -> [Address: Balance] {
@@ -36,7 +37,7 @@ extension WalletStore {
             let rows = try Row.fetchCursor(
                 db,
                 sql:
-                    "SELECT asset, amount, state, expiry FROM coins WHERE state IN ('unspent', 'reserved', 'incoming', 'in-doubt', 'redeeming')"
+                    "SELECT asset, amount, state, expiry FROM coins WHERE state IN ('unspent', 'reserved', 'redeeming')"
             )
             while let row = try rows.next() {
                 let asset = try Address(column: row.blob("asset"))
@@ -49,13 +50,28 @@ extension WalletStore {
                 case "unspent" where expiry <= now &+ minimumLifetime:
                     balance.expiring = add(balance.expiring, amount)
                 case "unspent": balance.spendable = add(balance.spendable, amount)
-                // Change ("incoming") is part of the reserved coins: counting it would double it.
+                // A prepared payment's change ("incoming") is part of its reserved coins.
                 case "reserved": balance.pending = add(balance.pending, amount)
-                case "in-doubt": balance.inDoubt = add(balance.inDoubt, amount)
                 default: break
                 }
                 if (state == "unspent" && expiry > now) || state == "redeeming" {
                     balance.receivedUnsettled = add(balance.receivedUnsettled, amount)
+                }
+                result[asset] = balance
+            }
+            let payments = try Row.fetchCursor(
+                db,
+                sql:
+                    "SELECT asset, amount, state FROM outgoing_payments WHERE state IN ('pending', 'in-doubt')"
+            )
+            while let row = try payments.next() {
+                let asset = try Address(column: row.blob("asset"))
+                let amount = try UInt128(column: row.blob("amount"))
+                var balance = result[asset, default: Balance()]
+                if row["state"] as String == "pending" {
+                    balance.pending = add(balance.pending, amount)
+                } else {
+                    balance.inDoubt = add(balance.inDoubt, amount)
                 }
                 result[asset] = balance
             }

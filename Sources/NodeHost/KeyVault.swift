@@ -1,5 +1,6 @@
 import Foundation
 import Keystore
+import NodeKit
 import Secp256k1
 import Tender
 
@@ -16,42 +17,48 @@ public struct KeyVault: Sendable {
 
     /// Derives the wallet key from `mnemonic` (BIP44 m/44'/60'/0'/0/0, as Ethereum wallets do,
     /// so the same words restore the same address elsewhere) and writes it encrypted.
-    public func createWalletKey(mnemonic: Mnemonic, cost: ScryptCost) throws -> PrivateKey {
+    public func createWalletKey(
+        mnemonic: Mnemonic, cost: ScryptCost
+    ) throws(NodeError) -> PrivateKey {
         let key = try keystore { () throws(KeystoreError) in try mnemonic.privateKey() }
         try write(key, to: directory.walletKey, purpose: "the new wallet key", cost: cost)
         return key
     }
 
-    public func createIssuerKey(cost: ScryptCost) throws -> PrivateKey {
+    public func createIssuerKey(cost: ScryptCost) throws(NodeError) -> PrivateKey {
         let key = PrivateKey.generate()
         try write(key, to: directory.issuerKey, purpose: "the new issuer key", cost: cost)
         return key
     }
 
-    public func walletKey() throws -> PrivateKey {
-        try unlock(directory.walletKey, purpose: "the wallet key")
+    public func walletKey() throws(NodeError) -> PrivateKey {
+        guard FileManager.default.fileExists(atPath: directory.walletKey) else {
+            throw NodeError(.missing("no wallet at \(directory.path) (run `tender init`)"))
+        }
+        return try unlock(directory.walletKey, purpose: "the wallet key")
     }
 
-    public func issuerKey() throws -> PrivateKey {
+    public func issuerKey() throws(NodeError) -> PrivateKey {
         guard FileManager.default.fileExists(atPath: directory.issuerKey) else {
             throw NodeError(
-                .notInitialised("\(directory.path) has no issuer key (run `tender issuer init`)"))
+                .missing("no issuer key in \(directory.path) (run `tender issuer init`)"))
         }
         return try unlock(directory.issuerKey, purpose: "the issuer key")
     }
 
     /// The address a key file is for, without the passphrase.
-    public func address(ofKeyAt path: String) throws -> Address {
+    public func address(ofKeyAt path: String) throws(NodeError) -> Address {
         let file = try keystore { () throws(KeystoreError) in try KeyFile.load(from: path) }
         do { return try Address(file.address) } catch {
             throw NodeError(.key("key file \(path) holds a malformed address"))
         }
     }
 
-    private func write(_ key: PrivateKey, to path: String, purpose: String, cost: ScryptCost) throws
-    {
+    private func write(
+        _ key: PrivateKey, to path: String, purpose: String, cost: ScryptCost
+    ) throws(NodeError) {
         guard !FileManager.default.fileExists(atPath: path) else {
-            throw NodeError(.alreadyInitialised(path))
+            throw NodeError(.exists("a key already exists at \(path)"))
         }
         let passphrase = try passphrases.read(purpose: purpose, confirm: true)
         var generator = SystemRandomNumberGenerator()
@@ -61,19 +68,21 @@ public struct KeyVault: Sendable {
         try keystore { () throws(KeystoreError) in try file.write(to: path) }
     }
 
-    private func unlock(_ path: String, purpose: String) throws -> PrivateKey {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw NodeError(.notInitialised(directory.path))
-        }
+    private func unlock(_ path: String, purpose: String) throws(NodeError) -> PrivateKey {
         let file = try keystore { () throws(KeystoreError) in try KeyFile.load(from: path) }
         let passphrase = try passphrases.read(purpose: purpose)
         return try keystore { () throws(KeystoreError) in try file.decrypt(passphrase: passphrase) }
     }
 
-    private func keystore<T>(_ body: () throws(KeystoreError) -> T) throws -> T {
+    private func keystore<T>(_ body: () throws(KeystoreError) -> T) throws(NodeError) -> T {
         do { return try body() } catch {
-            throw NodeError(
-                error.kind == .wrongPassphrase ? .passphrase(error.message) : .key(error.message))
+            switch error.kind {
+            case .wrongPassphrase: throw NodeError(.passphrase(error.message))
+            case .fileMissing: throw NodeError(.missing(error.message))
+            case .fileExists: throw NodeError(.exists(error.message))
+            case .writeFailed: throw NodeError(.io(error.message))
+            default: throw NodeError(.key(error.message))
+            }
         }
     }
 }

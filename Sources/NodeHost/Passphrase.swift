@@ -1,11 +1,13 @@
 import Foundation
+import NodeKit
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Where a passphrase comes from, so every command runs unattended: `$TENDER_PASSPHRASE_FILE`
-/// (first line, without its newline), else a prompt with echo off when stdin is a terminal.
+/// (first line, without its line ending, LF or CRLF), else a prompt with echo off when stdin is
+/// a terminal.
 public struct PassphraseSource: Sendable {
     public let environment: [String: String]
 
@@ -14,7 +16,7 @@ public struct PassphraseSource: Sendable {
     }
 
     /// With `confirm`, a prompted passphrase is asked twice (for a new key).
-    public func read(purpose: String, confirm: Bool = false) throws -> String {
+    public func read(purpose: String, confirm: Bool = false) throws(NodeError) -> String {
         if let path = environment["TENDER_PASSPHRASE_FILE"], !path.isEmpty {
             guard let data = FileManager.default.contents(atPath: path),
                 let text = String(data: data, encoding: .utf8)
@@ -22,9 +24,11 @@ public struct PassphraseSource: Sendable {
                 throw NodeError(
                     .passphrase("cannot read the passphrase file \(path) (TENDER_PASSPHRASE_FILE)"))
             }
-            let line =
-                text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
-                .first.map(String.init) ?? ""
+            // The first line, by bytes ("\r\n" is one Character in Swift). A file written on
+            // Windows ends its line with CRLF: the CR is not part of the passphrase.
+            var bytes = Array(text.utf8.prefix { $0 != UInt8(ascii: "\n") })
+            if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+            let line = String(decoding: bytes, as: UTF8.self)
             guard !line.isEmpty else {
                 throw NodeError(.passphrase("the passphrase file \(path) is empty"))
             }
@@ -36,10 +40,10 @@ public struct PassphraseSource: Sendable {
                     "no passphrase: set TENDER_PASSPHRASE_FILE to a file holding it, or run on a terminal"
                 ))
         }
-        let first = try prompt("Passphrase for \(purpose): ")
+        let first = prompt("Passphrase for \(purpose): ")
         guard !first.isEmpty else { throw NodeError(.passphrase("the passphrase is empty")) }
         if confirm {
-            guard try prompt("Repeat the passphrase: ") == first else {
+            guard prompt("Repeat the passphrase: ") == first else {
                 throw NodeError(.passphrase("the passphrases do not match"))
             }
         }
@@ -47,7 +51,7 @@ public struct PassphraseSource: Sendable {
     }
 
     /// Reads one line from the terminal with echo off, restoring the terminal afterwards.
-    private func prompt(_ text: String) throws -> String {
+    private func prompt(_ text: String) -> String {
         FileHandle.standardError.write(Data(text.utf8))
         var saved = termios()
         tcgetattr(STDIN_FILENO, &saved)

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Tender
 
-extension WalletStore {
+extension WalletDatabase {
     /// The seen-set entries for these coins: the transfer that consumed each, if any.
     public func seenSpends(of coins: some Sequence<CoinID>) throws -> [CoinID: SignedTransfer] {
         let ids = Array(Set(coins))

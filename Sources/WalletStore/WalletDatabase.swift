@@ -7,7 +7,7 @@ import Tender
 ///
 /// `DatabaseQueue` is Sendable and serialises access to its one `sqlite3*`; this type adds
 /// no mutable state of its own.
-public final class WalletStore: Sendable {
+public final class WalletDatabase: Sendable {
     public let path: String
     let queue: DatabaseQueue
 

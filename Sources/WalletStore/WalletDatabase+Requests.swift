@@ -19,7 +19,7 @@ public struct StoredRequest: Sendable, Equatable {
     }
 }
 
-extension WalletStore {
+extension WalletDatabase {
     /// Records a request this wallet shows to payers (one transaction). Request ids are
     /// random; the same id twice is refused rather than changing the terms of a shown code.
     public func recordRequest(_ request: StoredRequest, now: UInt64) throws {

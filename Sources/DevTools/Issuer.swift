@@ -1,3 +1,4 @@
+import NodeKit
 import Secp256k1
 import Tender
 
@@ -18,7 +19,10 @@ public struct Issuer: Sendable {
     public func issue(
         to owner: Address, amount: Amount, count: Int, asset: Address, expiry: UInt64,
         using generator: inout some RandomNumberGenerator
-    ) throws -> (payment: Payment, envelope: [UInt8]) {
+    ) throws(NodeError) -> (payment: Payment, envelope: [UInt8]) {
+        guard owner != .zero else {
+            throw NodeError(.usage("--to: the zero address belongs to no one"))
+        }
         guard count >= 1, count <= VerificationLimits.standard.maxNotes else {
             throw NodeError(
                 .usage("--count must be between 1 and \(VerificationLimits.standard.maxNotes)"))
@@ -31,14 +35,19 @@ public struct Issuer: Sendable {
             let note = Note(
                 serial: .random(using: &generator), issuer: address, asset: asset, amount: amount,
                 owner: owner, expiry: expiry)
-            notes.append(try SignedNote(signing: note, with: key, in: domain))
+            do { notes.append(try SignedNote(signing: note, with: key, in: domain)) } catch {
+                throw NodeError(.rejected(error))
+            }
         }
         // The issuer signs the issuance as its payer: the memo naming it is covered too.
-        let payment = try Payment(
-            signing: PaymentTerms(
-                requestID: .random(using: &generator), payee: owner, amount: total, asset: asset,
-                memo: "issued by \(address)", coins: notes.map { $0.coinID(in: domain) }),
-            bundle: ProofBundle(notes: notes), with: key, in: domain)
+        let terms = PaymentTerms(
+            requestID: .random(using: &generator), payee: owner, amount: total, asset: asset,
+            memo: "issued by \(address)", coins: notes.map { $0.coinID(in: domain) })
+        let payment: Payment
+        do {
+            payment = try Payment(
+                signing: terms, bundle: ProofBundle(notes: notes), with: key, in: domain)
+        } catch { throw NodeError(.rejected(error)) }
         return (payment, Envelope(domain: domain, message: .payment(payment)).encoded())
     }
 }

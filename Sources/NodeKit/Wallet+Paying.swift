@@ -1,0 +1,137 @@
+import Secp256k1
+import Tender
+import WalletStore
+
+extension Wallet {
+    /// A payment recorded and ready to hand over.
+    public struct PreparedPayment: Sendable {
+        public let plan: PaymentPlan
+        /// The envelope to hand to the payee (the same bytes on every export).
+        public let envelope: [UInt8]
+        public var requestID: Bytes32 { plan.payment.requestID }
+    }
+
+    /// Plans a payment, checks it exactly as the payee will (the same decoding and the same
+    /// `Verifier.check`, against `request` when the payer has it), and records it as
+    /// `prepared` with its coins reserved (one transaction). Hand it over with `handedOver`.
+    public func preparePayment(
+        to payee: Address, amount: Amount, asset: Address, memo: String = "", requestID: Bytes32,
+        request: PaymentRequest? = nil, key: PrivateKey, now: UInt64
+    ) throws(NodeError) -> PreparedPayment {
+        guard Address(publicKey: key.publicKey) == address else {
+            throw NodeError(.key("the key does not belong to this wallet \(address)"))
+        }
+        guard payee != .zero else {
+            throw NodeError(.usage("the zero address cannot be paid: it belongs to no one"))
+        }
+        let candidates = try storing {
+            try store.candidateCoins(
+                owner: address, asset: asset, amount: amount, now: now,
+                minimumLifetime: limits.minimumCoinLifetime, limits: limits)
+        }
+        let builder = PaymentBuilder(domain: domain, limits: limits)
+        let plan: PaymentPlan
+        do throws(ProtocolError) {
+            plan = try builder.plan(
+                requestID: requestID, payee: payee, amount: amount, asset: asset, memo: memo,
+                from: candidates, key: key, now: now)
+        } catch {
+            if case .insufficientFunds(let requested, _, _, _, _) = error.kind {
+                throw .rejected(try insufficientFunds(requested, asset: asset, now: now))
+            }
+            throw NodeError(.rejected(error))
+        }
+        let envelope = Envelope(domain: domain, message: .payment(plan.payment)).encoded()
+        // The payee's own check, before a coin is reserved: a payment it must refuse could
+        // never get a receipt. Whom the payee trusts is its business: every issuer passes here.
+        do throws(ProtocolError) {
+            guard case .payment(let decoded) = try decodeEnvelope(envelope).message else {
+                throw ProtocolError(.malformed("the payment decodes as another kind"))
+            }
+            _ = try Verifier(domain: domain, limits: limits).check(
+                decoded, payee: payee, request: request, policy: .anyIssuer, now: now)
+        } catch {
+            throw .rejected(
+                .malformed(
+                    "the payee would refuse this payment (\(error)); nothing was spent. A shorter memo, or a smaller amount (fewer coins), may help"
+                ))
+        }
+        try storing { try store.preparePayment(plan, envelope: envelope, now: now) }
+        return PreparedPayment(plan: plan, envelope: envelope)
+    }
+
+    /// "Insufficient funds" with what the wallet holds and why it cannot pay with it.
+    private func insufficientFunds(
+        _ requested: Amount, asset: Address, now: UInt64
+    ) throws(NodeError) -> ProtocolError.Kind {
+        let balance = try balances(now: now)[asset] ?? Balance()
+        return .insufficientFunds(
+            requested: requested, available: balance.spendable,
+            pending: balance.pending + balance.inDoubt, expiring: balance.expiring,
+            expired: balance.expired)
+    }
+
+    /// The payment may now reach the payee: it can no longer be cancelled, its inputs are
+    /// spent (the transfer is irrevocable once out) and its change is spendable.
+    public func handedOver(_ requestID: Bytes32, now: UInt64) throws(NodeError) {
+        try storing { try store.advance(payment: requestID, by: .handOver, now: now) }
+    }
+
+    /// A transport that proved nothing left the node (an atomic write that failed, a link
+    /// that never opened) gives the payment back: cancelled, its coins spendable again.
+    public func notSent(_ requestID: Bytes32, now: UInt64) throws(NodeError) {
+        try storing { try store.advance(payment: requestID, by: .notSent, now: now) }
+    }
+
+    /// The link died after the payment may have left: in doubt until the payee answers.
+    public func linkLost(_ requestID: Bytes32, now: UInt64) throws(NodeError) {
+        try storing { try store.advance(payment: requestID, by: .linkLost, now: now) }
+    }
+
+    /// Cancels a payment that never left the node; its coins become spendable again.
+    @discardableResult
+    public func cancelPayment(
+        _ requestID: Bytes32, now: UInt64
+    ) throws(NodeError) -> OutgoingPaymentState {
+        try storing { try store.advance(payment: requestID, by: .cancel, now: now).state }
+    }
+
+    /// The payment's bytes to send again. One transaction checks the state and makes a
+    /// prepared payment pending: a cancelled one (coins released) is refused, and none can be
+    /// cancelled after this.
+    public func exportPayment(_ requestID: Bytes32, now: UInt64) throws(NodeError) -> [UInt8] {
+        try storing { try store.advance(payment: requestID, by: .export, now: now).envelope }
+    }
+
+    /// Verifies a receipt envelope against the payment it names and marks that payment spent.
+    /// Receiving the same receipt again changes nothing. With `requestID`, a receipt for any
+    /// other payment is refused (a stale one left on a screen).
+    public func recordReceipt(
+        _ bytes: [UInt8], for requestID: Bytes32? = nil, now: UInt64
+    ) throws(NodeError) -> OutgoingPaymentRecord {
+        let envelope = try decode(bytes)
+        guard case .receipt(let signed) = envelope.message else {
+            throw NodeError(.usage("expected a receipt, got a \(envelope.message.kind)"))
+        }
+        if let requestID, signed.receipt.requestID != requestID {
+            throw NodeError(
+                .usage("that receipt is for request \(signed.receipt.requestID.hex), not this one"))
+        }
+        guard let payment = try storing({ try store.outgoingPayment(signed.receipt.requestID) })
+        else { throw .rejected(.unknownRequest(signed.receipt.requestID)) }
+        do throws(ProtocolError) {
+            try signed.verify(payee: payment.payee, in: domain)
+            guard signed.receipt.paymentDigest == payment.digest else {
+                throw ProtocolError(
+                    .paymentMismatch(
+                        "the receipt acknowledges payment digest \(signed.receipt.paymentDigest.short), this payment is \(payment.digest.short)"
+                    ))
+            }
+        } catch { throw NodeError(.rejected(error)) }
+        return try storing {
+            try store.advance(
+                payment: payment.requestID, by: .receipt, receipt: bytes,
+                acknowledging: signed.receipt.paymentDigest, now: now)
+        }
+    }
+}

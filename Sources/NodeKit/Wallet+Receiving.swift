@@ -1,0 +1,146 @@
+import Secp256k1
+import Tender
+import WalletStore
+
+extension Wallet {
+    public struct Received: Sendable {
+        public let requestID: Bytes32
+        /// Who signed the payment (the owner of the coins that paid, or the issuer).
+        public let payer: Address
+        public let credited: [Coin]
+        public let amount: Amount
+        public let asset: Address
+        public let memo: String
+        /// The receipt envelope to return to the payer.
+        public let receipt: [UInt8]
+        /// True when this payment had already been accepted: the stored receipt is returned.
+        public let repeated: Bool
+    }
+
+    /// Records a request this wallet is about to show, so a payment naming it must meet its
+    /// amount, asset and expiry.
+    public func recordRequest(_ request: PaymentRequest, now: UInt64) throws(NodeError) {
+        guard request.payee == address, request.domain == domain else {
+            throw NodeError(.usage("the request is not for this wallet"))
+        }
+        try storing {
+            try store.recordRequest(
+                StoredRequest(
+                    id: request.id, asset: request.asset, amount: request.amount,
+                    memo: request.memo, expiry: request.expiry), now: now)
+        }
+    }
+
+    /// This wallet's own request with `id`, when it issued one.
+    private func ownRequest(_ id: Bytes32) throws(NodeError) -> PaymentRequest? {
+        guard let stored = try storing({ try store.request(id) }) else { return nil }
+        do {
+            return try PaymentRequest(
+                id: stored.id, payee: address, amount: stored.amount, asset: stored.asset,
+                memo: stored.memo, expiry: stored.expiry, domain: domain)
+        } catch { throw NodeError(.io("stored request \(id.short) is corrupt: \(error)")) }
+    }
+
+    /// Verifies a payment envelope offline and, if every check passes, accepts it and signs
+    /// the receipt (one transaction). The same payment again returns the same receipt; a
+    /// double spend stores its evidence and is refused; any other rejection changes nothing.
+    public func receive(
+        _ bytes: [UInt8], key: PrivateKey, now: UInt64
+    ) throws(NodeError) -> Received {
+        let envelope = try decode(bytes)
+        guard case .payment(let payment) = envelope.message else {
+            throw NodeError(.usage("expected a payment, got a \(envelope.message.kind)"))
+        }
+        guard Address(publicKey: key.publicKey) == address else {
+            throw NodeError(.key("the key does not belong to this wallet \(address)"))
+        }
+        let verifier = Verifier(domain: domain, limits: limits)
+        let allInputs = payment.bundle.transfers.flatMap(\.transfer.inputs)
+        let seen = try storing { try store.seenSpends(of: allInputs) }
+        let trusted = try trustedIssuers()
+        let policy = IssuerPolicy.trusted(trusted)
+        let request = try ownRequest(payment.requestID)
+
+        if let accepted = try storing({ try store.incomingPayment(payment.requestID) }) {
+            // A retry: same coins, same receipt; anything else for this request is refused.
+            // Judged as of when it was accepted: a payer retrying after the coins expired
+            // must still get its receipt, and nothing changes.
+            let checked = try check(now: now, trusted: trusted) { () throws(ProtocolError) in
+                try verifier.check(
+                    payment, payee: address, request: request, policy: policy,
+                    now: accepted.receivedAt, seenSpends: seen)
+            }
+            do throws(ProtocolError) {
+                _ = try decide(
+                    requestID: payment.requestID, paymentDigest: checked.digest,
+                    acceptedDigest: accepted.digest)
+            } catch { throw NodeError(.rejected(error)) }
+            return Received(checked, receipt: accepted.receipt, repeated: true)
+        }
+
+        let held = try storing { try store.heldCoins(among: payment.coins) }
+        let checked = try check(now: now, trusted: trusted) { () throws(ProtocolError) in
+            try verifier.check(
+                payment, payee: address, request: request, policy: policy, now: now,
+                seenSpends: seen, held: held)
+        }
+        let receipt: SignedReceipt
+        do {
+            receipt = try SignedReceipt(
+                signing: Receipt(
+                    requestID: payment.requestID, paymentDigest: checked.digest, time: now),
+                with: key, in: domain)
+        } catch { throw NodeError(.rejected(error)) }
+        let receiptBytes = Envelope(domain: domain, message: .receipt(receipt)).encoded()
+        try storing { try store.acceptPayment(checked, receipt: receiptBytes, now: now) }
+        return Received(checked, receipt: receiptBytes, repeated: false)
+    }
+
+    /// Runs a verification; a double spend's evidence is stored before the refusal propagates,
+    /// when the coin's issuer is one this wallet trusts (its vault is where the evidence is
+    /// used; any other issuer's is just bad input, which changes nothing).
+    private func check(
+        now: UInt64, trusted: some Collection<Address>,
+        _ body: () throws(ProtocolError) -> CheckedPayment
+    ) throws(NodeError) -> CheckedPayment {
+        do { return try body() } catch {
+            if case .doubleSpend(let evidence, let issuer) = error.kind, trusted.contains(issuer) {
+                let bytes = Envelope(domain: domain, message: .evidence(evidence)).encoded()
+                try storing { try store.recordEvidence(evidence, body: bytes, now: now) }
+            }
+            throw NodeError(.rejected(error))
+        }
+    }
+
+    // MARK: Evidence
+
+    /// Takes double-spend evidence from a peer or a file: checked on decoding (two transfers
+    /// of one coin signed by one owner), kept when it concerns a coin this wallet has met
+    /// (any other would let anyone grow the store). Returns the evidence and whether it was new.
+    @discardableResult
+    public func importEvidence(
+        _ bytes: [UInt8], now: UInt64
+    ) throws(NodeError) -> (evidence: DoubleSpendEvidence, new: Bool) {
+        let envelope = try decode(bytes)
+        guard case .evidence(let evidence) = envelope.message else {
+            throw NodeError(
+                .usage("expected double-spend evidence, got a \(envelope.message.kind)"))
+        }
+        guard try storing({ try store.hasSeen(coin: evidence.coin) }) else {
+            throw .rejected(
+                .invalidEvidence(
+                    "it concerns coin \(evidence.coin.short), which this wallet has never seen"))
+        }
+        let new = try storing { try store.recordEvidence(evidence, body: bytes, now: now) }
+        return (evidence, new)
+    }
+}
+
+extension Wallet.Received {
+    init(_ checked: CheckedPayment, receipt: [UInt8], repeated: Bool) {
+        self.init(
+            requestID: checked.payment.requestID, payer: checked.payer, credited: checked.credited,
+            amount: checked.payment.amount, asset: checked.payment.asset,
+            memo: checked.payment.memo, receipt: receipt, repeated: repeated)
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import NodeKit
+import Secp256k1
+import Synchronization
+import Tender
+import TenderTestSupport
+import Testing
+
+/// The payment exchange every transport plugs into (PROTOCOL.md §5): exactly once, whatever
+/// the medium does.
+@Suite struct ExchangeTests {
+    let node = Node()
+    var world: World { node.world }
+
+    func exchange(_ wallet: Wallet) -> PaymentExchange {
+        PaymentExchange(wallet: wallet, clock: node.clock)
+    }
+
+    @Test func aPaymentOverALinkIsSpentWithItsReceipt() async throws {
+        let alice = try node.fundedAlice([100])
+        let bob = try node.wallet(world.bobKey)
+        let link = MemoryTransport(payee: bob, key: world.bobKey, clock: node.clock)
+        let outcome = try await exchange(alice).pay(
+            node.order(to: world.bob, 60, id: 1), key: world.aliceKey, via: link,
+            receiptTimeout: .seconds(5))
+        #expect(outcome.record.state == .spent)
+        #expect(try alice.balances(now: node.clock.now())[.zero]?.spendable == 40)
+        #expect(try bob.balances(now: node.clock.now())[.zero]?.spendable == 60)
+        #expect(await link.finished)
+        let received = try #require(try bob.incomingPayments().first)
+        #expect(received.payer == world.alice)
+        #expect(received.memo == "tea")
+    }
+
+    @Test func aTransportThatFailsBeforeSendingGivesThePaymentBack() async throws {
+        for step in [MemoryTransport.Step.prepare, .sendNothing] {
+            let alice = try node.fundedAlice([100])
+            let before = try alice.balances(now: node.clock.now())
+            let link = MemoryTransport(failAt: step, clock: node.clock)
+            do {
+                _ = try await exchange(alice).pay(
+                    node.order(to: world.bob, 60, id: 1), key: world.aliceKey, via: link,
+                    receiptTimeout: .seconds(5))
+                Issue.record("a failed transport paid (\(step))")
+            } catch {
+                #expect(error.note?.contains("nothing was sent") == true, "\(step)")
+            }
+            #expect(try alice.outgoingPayment(node.requestID(1)).state == .cancelled)
+            #expect(try alice.balances(now: node.clock.now()) == before, "\(step)")
+        }
+    }
+
+    @Test func aLinkThatMayHaveSentLeavesThePaymentPendingToResolveLater() async throws {
+        let alice = try node.fundedAlice([100])
+        let bob = try node.wallet(world.bobKey)
+        let link = MemoryTransport(failAt: .sendPartly, clock: node.clock)
+        let id = node.requestID(1)
+        await #expect(throws: NodeError.self) {
+            _ = try await exchange(alice).pay(
+                node.order(to: world.bob, 60, id: 1), key: world.aliceKey, via: link,
+                receiptTimeout: .seconds(5))
+        }
+        #expect(try alice.outgoingPayment(id).state == .pending)
+        // The change is spendable; the 60 paid stays pending until the payee answers.
+        let balance = try #require(try alice.balances(now: node.clock.now())[.zero])
+        #expect(balance.spendable == 40 && balance.pending == 60)
+        #expect(throws: NodeError.self) { try alice.cancelPayment(id, now: node.clock.now()) }
+        // Sent again later: the same bytes, the payee's receipt closes it.
+        let again = try alice.exportPayment(id, now: node.clock.now())
+        let receipt = try bob.receive(again, key: world.bobKey, now: node.clock.now()).receipt
+        #expect(try alice.recordReceipt(receipt, now: node.clock.now()).state == .spent)
+    }
+
+    @Test func noReceiptWithinTheTimeoutLeavesItPendingAndStaleReceiptsAreSkipped() async throws {
+        let alice = try node.fundedAlice([100, 100])
+        let bob = try node.wallet(world.bobKey)
+        // An earlier payment's receipt is still on the payee's screen.
+        let first = MemoryTransport(payee: bob, key: world.bobKey, clock: node.clock)
+        _ = try await exchange(alice).pay(
+            node.order(to: world.bob, 10, id: 1), key: world.aliceKey, via: first,
+            receiptTimeout: .seconds(5))
+        let stale = try #require(try alice.outgoingPayments().first?.receipt)
+
+        let silent = MemoryTransport(clock: node.clock, stale: [stale, [1, 2, 3]])
+        let skipped = Counter()
+        let started = ContinuousClock.now
+        let outcome = try await exchange(alice).pay(
+            node.order(to: world.bob, 20, id: 2), key: world.aliceKey, via: silent,
+            receiptTimeout: .milliseconds(200),
+            events: { if case .skipped = $0 { skipped.add() } })
+        #expect(outcome.record.state == .pending)
+        #expect(skipped.value == 2)
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(await silent.finished)
+    }
+
+    @Test func thePayeeServesOnAfterARefusalAndKeepsEvidence() async throws {
+        let bob = try node.wallet(world.bobKey)
+        let note = world.note(100)
+        let coin = note.coinID(in: world.domain)
+        let first = world.transfer(
+            [coin], [(world.bob, 60), (world.alice, 40)], by: world.aliceKey)
+        let second = world.transfer(
+            [coin], [(world.bob, 70), (world.alice, 30)], by: world.aliceKey)
+        func envelope(_ transfer: SignedTransfer, _ amount: Amount, _ id: UInt8) -> [UInt8] {
+            let payment = world.payment(
+                ProofBundle(notes: [note], transfers: [transfer]), to: world.bob, amount: amount,
+                requestID: try! Bytes32([UInt8](repeating: id, count: 32)))
+            return Envelope(domain: world.domain, message: .payment(payment)).encoded()
+        }
+        let good = envelope(first, 60, 1)
+        var tampered = good
+        tampered[tampered.count - 20] ^= 1  // inside the payer's signature
+        let source = Queue([tampered, good, good, envelope(second, 70, 2)])
+        let deliveries = Deliveries()
+        try await exchange(bob).receive(from: source, key: world.bobKey, once: false) {
+            deliveries.append($0)
+        }
+        let outcomes = deliveries.items.map { delivery -> String in
+            switch delivery {
+            case .accepted(let received): received.repeated ? "repeated" : "accepted"
+            case .refused(let error): error.code
+            }
+        }
+        #expect(outcomes == ["bad-payment-signature", "accepted", "repeated", "double-spend"])
+        #expect(await source.replies.count == 2)
+        #expect(await source.replies[0] == source.replies[1])
+        #expect(try bob.evidence().map(\.evidence.coin) == [coin])
+        #expect(try bob.balances(now: node.clock.now())[.zero]?.spendable == 60)
+    }
+
+    @Test func errorsHaveKindsAndStableCodes() async throws {
+        let alice = try node.fundedAlice([100])
+        let unknown = node.requestID(9)
+        #expect(throws: NodeError.self) { try alice.exportPayment(unknown, now: node.clock.now()) }
+        do { _ = try alice.exportPayment(unknown, now: node.clock.now()) } catch {
+            #expect(error.code == "not-found")
+        }
+        let link = MemoryTransport(clock: node.clock)
+        _ = try await exchange(alice).pay(
+            node.order(to: world.bob, 10, id: 1), key: world.aliceKey, via: link,
+            receiptTimeout: .milliseconds(10))
+        do {
+            _ = try await exchange(alice).pay(
+                node.order(to: world.bob, 10, id: 1), key: world.aliceKey, via: link,
+                receiptTimeout: .milliseconds(10))
+            Issue.record("the same request was paid twice")
+        } catch { #expect(error.code == "exists") }
+        do {
+            _ = try await exchange(alice).pay(
+                node.order(to: .zero, 10, id: 3), key: world.aliceKey, via: link,
+                receiptTimeout: .milliseconds(10))
+            Issue.record("the zero address was paid")
+        } catch { #expect(error.code == "usage") }
+        do {
+            _ = try await exchange(alice).pay(
+                node.order(to: world.bob, 1_000, id: 4), key: world.aliceKey, via: link,
+                receiptTimeout: .milliseconds(10))
+            Issue.record("paid more than held")
+        } catch {
+            #expect(error.code == "insufficient-funds")
+            #expect(error.description.contains("10 paid out and awaiting receipts"))
+        }
+        #expect(throws: NodeError.self) { try alice.trust(alice.address, now: 0) }
+        #expect(throws: NodeError.self) { try alice.trust(.zero, now: 0) }
+    }
+}
+
+/// Payments queued for the payee; its replies kept.
+actor Queue: PaymentSource {
+    private var payments: [[UInt8]]
+    private(set) var replies: [[UInt8]] = []
+    init(_ payments: [[UInt8]]) { self.payments = payments }
+    func nextPayment() async throws(NodeError) -> [UInt8]? {
+        payments.isEmpty ? nil : payments.removeFirst()
+    }
+    func reply(_ receipt: [UInt8]) async throws(NodeError) { replies.append(receipt) }
+    func finish() async {}
+}
+
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
+
+final class Deliveries: Sendable {
+    private let list = Mutex<[PaymentExchange.Delivery]>([])
+    func append(_ item: PaymentExchange.Delivery) { list.withLock { $0.append(item) } }
+    var items: [PaymentExchange.Delivery] { list.withLock { $0 } }
+}
