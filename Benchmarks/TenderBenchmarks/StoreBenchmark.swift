@@ -6,7 +6,7 @@ import WalletStore
 /// Payment reserve+commit latency on a wallet holding 100,000 coins (SQLite, WAL,
 /// synchronous=FULL, on the disk the benchmark runs from).
 enum StoreBenchmark {
-    static func run(coins coinCount: Int, payments: Int, durability: WalletStore.Durability) throws
+    static func run(coins coinCount: Int, payments: Int, durability: WalletDatabase.Durability) throws
     {
         let domain = Domain(
             chainID: 31337, vault: try Address("0x5FbDB2315678afecb367f032d93F642f64180aa3"))
@@ -21,7 +21,7 @@ enum StoreBenchmark {
             "tender-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try WalletStore(
+        let store = try WalletDatabase(
             path: directory.appendingPathComponent("wallet.sqlite").path, durability: durability)
         print("-- store, synchronous = \(durability.rawValue)")
         try store.bind(address: owner, domain: domain)

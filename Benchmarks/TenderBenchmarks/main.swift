@@ -11,7 +11,7 @@ do {
     if only == nil || only == "verify" { try VerificationBenchmark.run(scale: quick ? 1 : 5) }
     if only == nil || only == "qr" { try QRBenchmark.run(scale: quick ? 1 : 3) }
     if only == nil || only == "store" {
-        for durability in [WalletStore.Durability.powerLoss, .processCrash] {
+        for durability in [WalletDatabase.Durability.powerLoss, .processCrash] {
             try StoreBenchmark.run(
                 coins: quick ? 10_000 : 100_000, payments: quick ? 200 : 2_000,
                 durability: durability)
