@@ -19,7 +19,8 @@ public final class Webcam {
     /// (frames per second) when given; the driver picks the nearest it supports.
     ///
     /// The pixel format is forced to GREY (or `fourcc`): zbar 0.23.92 crashes when it has to
-    /// negotiate a format without a window (C-LIBRARIES.md), and grey is what the scanner reads.
+    /// negotiate a format without a window (Docs/ARCHITECTURE.md, "C libraries"), and grey is
+    /// what the scanner reads.
     public init(
         device: String, width: Int? = nil, height: Int? = nil, frameRate requested: Double? = nil,
         fourcc: String = "GREY"

@@ -2,49 +2,68 @@ import Foundation
 import GRDB
 import Tender
 
-// Conversions between protocol values and column values, in one place.
+// How protocol values are stored, in one place: GRDB encodes them as arguments and decodes
+// them with its throwing accessors (`row.decode(Bytes32.self, forColumn: "id")`), so a row
+// that does not hold what its column promises is an error, never a trap.
 
-extension Bytes32 {
-    var data: Data { Data(bytes) }
+extension Bytes32: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { Data(bytes).databaseValue }
 
-    init(column value: Data?) throws(WalletStoreError) {
-        guard let value, let result = try? Bytes32(Array(value)) else {
-            throw WalletStoreError(.corrupt("expected a 32-byte value"))
-        }
-        self = result
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Bytes32? {
+        Data.fromDatabaseValue(value).flatMap { try? Bytes32(Array($0)) }
     }
 }
 
-extension Address {
-    var data: Data { Data(bytes) }
+extension Address: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { Data(bytes).databaseValue }
 
-    init(column value: Data?) throws(WalletStoreError) {
-        guard let value, let result = try? Address(bytes: Array(value)) else {
-            throw WalletStoreError(.corrupt("expected a 20-byte address"))
-        }
-        self = result
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Address? {
+        Data.fromDatabaseValue(value).flatMap { try? Address(bytes: Array($0)) }
     }
 }
 
-extension UInt128 {
-    /// 16 bytes big-endian: SQLite compares BLOBs with memcmp, so this sorts numerically.
-    var column: Data {
-        Data((0..<16).map { UInt8(truncatingIfNeeded: self >> (8 * (15 - $0))) })
+/// Amounts: 16 bytes big-endian, so SQLite's memcmp order of BLOBs is numeric order (and
+/// values past 2^63, where SQLite integers stop, fit).
+extension UInt128: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        Data((0..<16).map { UInt8(truncatingIfNeeded: self >> (8 * (15 - $0))) }).databaseValue
     }
 
-    init(column value: Data?) throws(WalletStoreError) {
-        guard let value, value.count == 16 else {
-            throw WalletStoreError(.corrupt("expected a 16-byte amount"))
-        }
-        self = value.reduce(0) { $0 << 8 | UInt128($1) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> UInt128? {
+        guard let data = Data.fromDatabaseValue(value), data.count == 16 else { return nil }
+        return data.reduce(0) { $0 << 8 | UInt128($1) }
     }
 }
 
-extension Row {
-    func blob(_ column: String) -> Data? { self[column] }
-}
+extension CoinState: DatabaseValueConvertible {}
+extension CoinSource: DatabaseValueConvertible {}
+extension OutgoingPaymentState: DatabaseValueConvertible {}
 
 /// Unix seconds, stored as INTEGER.
 extension UInt64 {
     var column: Int64 { Int64(clamping: self) }
+}
+
+extension Row {
+    /// Unix seconds from an INTEGER column.
+    func seconds(_ column: String) throws -> UInt64 {
+        UInt64(clamping: try decode(Int64.self, forColumn: column))
+    }
+}
+
+extension Database {
+    /// Applies `transition` to the coins `condition` selects (SQL with `?` placeholders for
+    /// `arguments`), only those in one of its starting states; returns how many moved.
+    @discardableResult
+    func move(
+        coins condition: String, _ arguments: StatementArguments, by transition: CoinTransition,
+        now: UInt64
+    ) throws -> Int {
+        let from = transition.from.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
+        try execute(
+            sql:
+                "UPDATE coins SET state = ?, updated_at = ? WHERE state IN (\(from)) AND \(condition)",
+            arguments: [transition.to, now.column] + arguments)
+        return changesCount
+    }
 }

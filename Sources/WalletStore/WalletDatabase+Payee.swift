@@ -30,20 +30,20 @@ extension WalletDatabase {
 
     static func incoming(_ db: Database, _ id: Bytes32) throws -> IncomingPaymentRecord? {
         try Row.fetchOne(
-            db, sql: "SELECT * FROM incoming_payments WHERE request_id = ?", arguments: [id.data]
+            db, sql: "SELECT * FROM incoming_payments WHERE request_id = ?", arguments: [id]
         ).map(incoming(row:))
     }
 
     static func incoming(row: Row) throws -> IncomingPaymentRecord {
-        let received: Int64 = row["received_at"]
-        return IncomingPaymentRecord(
-            requestID: try Bytes32(column: row.blob("request_id")),
-            asset: try Address(column: row.blob("asset")),
-            amount: try UInt128(column: row.blob("amount")),
-            memo: try row.decode(forColumn: "memo"),
-            payer: try row.blob("payer").map { try Address(column: $0) },
-            digest: try Bytes32(column: row.blob("digest")),
-            receipt: Array(row.blob("receipt") ?? Data()), receivedAt: UInt64(received))
+        IncomingPaymentRecord(
+            requestID: try row.decode(Bytes32.self, forColumn: "request_id"),
+            asset: try row.decode(Address.self, forColumn: "asset"),
+            amount: try row.decode(UInt128.self, forColumn: "amount"),
+            memo: try row.decode(String.self, forColumn: "memo"),
+            payer: try row.decode(Address?.self, forColumn: "payer"),
+            digest: try row.decode(Bytes32.self, forColumn: "digest"),
+            receipt: Array(try row.decode(Data.self, forColumn: "receipt")),
+            receivedAt: try row.seconds("received_at"))
     }
 
     /// Accepts a checked payment: its notes and transfers are stored once each and join the
@@ -66,8 +66,8 @@ extension WalletDatabase {
                         receipt, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    payment.requestID.data, payment.asset.data, payment.amount.column, payment.memo,
-                    checked.payer.data, checked.digest.data, Data(receipt), now.column,
+                    payment.requestID, payment.asset, payment.amount, payment.memo,
+                    checked.payer, checked.digest, Data(receipt), now.column,
                 ])
             try Self.recordProof(
                 db, checked.verified, keeping: checked.credited.map(\.id), now: now)
@@ -78,9 +78,9 @@ extension WalletDatabase {
                     """)
             for coin in checked.credited {
                 try Self.insertCoin(
-                    db, coin, state: "unspent", source: "received", changeOf: nil,
+                    db, coin, state: .unspent, source: .received, changeOf: nil,
                     receivedIn: payment.requestID, now: now)
-                try outbox.execute(arguments: [coin.id.data, "redeem:" + coin.id.hex, now.column])
+                try outbox.execute(arguments: [coin.id, "redeem:" + coin.id.hex, now.column])
             }
         }
     }

@@ -28,16 +28,17 @@ extension WalletDatabase {
     ) throws -> [SpendableCoin] {
         try read { db in
             let filter = """
-                state = 'unspent' AND asset = ? AND owner = ? AND depth < ? AND expiry > ?
+                state = '\(CoinState.unspent.rawValue)' AND asset = ? AND owner = ? AND depth < ?
+                    AND expiry > ?
                 """
             let base: StatementArguments = [
-                asset.data, owner.data, limits.maxHops, (now &+ minimumLifetime).column,
+                asset, owner, limits.maxHops, (now &+ minimumLifetime).column,
             ]
             if let single = try Row.fetchOne(
                 db,
                 sql:
                     "SELECT * FROM coins WHERE \(filter) AND amount >= ? ORDER BY amount, id LIMIT 1",
-                arguments: base + [amount.column])
+                arguments: base + [amount])
             {
                 return [try Self.spendable(db, single)]
             }
@@ -56,15 +57,15 @@ extension WalletDatabase {
     }
 
     static func spendable(_ db: Database, _ row: Row) throws -> SpendableCoin {
-        let id = try Bytes32(column: row.blob("id"))
+        let id = try row.decode(Bytes32.self, forColumn: "id")
         let proof = try proof(db, of: id)
-        let depth: Int = row["depth"]
-        let expiry: Int64 = row["expiry"]
+        let depth = try row.decode(Int.self, forColumn: "depth")
+        let expiry = try row.seconds("expiry")
         let coin = Coin(
-            id: id, owner: try Address(column: row.blob("owner")),
-            issuer: try Address(column: row.blob("issuer")),
-            asset: try Address(column: row.blob("asset")),
-            amount: try UInt128(column: row.blob("amount")), expiry: UInt64(expiry), depth: depth,
+            id: id, owner: try row.decode(Address.self, forColumn: "owner"),
+            issuer: try row.decode(Address.self, forColumn: "issuer"),
+            asset: try row.decode(Address.self, forColumn: "asset"),
+            amount: try row.decode(UInt128.self, forColumn: "amount"), expiry: expiry, depth: depth,
             origin: .note(0))
         return SpendableCoin(coin: coin, proof: proof)
     }
@@ -81,7 +82,7 @@ extension WalletDatabase {
                     throw WalletStoreError(.paymentExists(id))
                 }
                 try db.execute(
-                    sql: "DELETE FROM outgoing_payments WHERE request_id = ?", arguments: [id.data])
+                    sql: "DELETE FROM outgoing_payments WHERE request_id = ?", arguments: [id])
             }
             try db.cachedStatement(
                 sql: """
@@ -91,18 +92,16 @@ extension WalletDatabase {
                     """
             ).execute(
                 arguments: [
-                    id.data, plan.payment.payee.data, plan.payment.asset.data,
-                    plan.payment.amount.column, plan.payment.memo, plan.digest.data,
+                    id, plan.payment.payee, plan.payment.asset,
+                    plan.payment.amount, plan.payment.memo, plan.digest,
                     Data(envelope), now.column, now.column,
                 ])
-            let reserve = try db.cachedStatement(
-                sql: """
-                    UPDATE coins SET state = 'reserved', reserved_by = ?, updated_at = ?
-                    WHERE id = ? AND state = 'unspent'
-                    """)
             for coin in plan.spent {
-                try reserve.execute(arguments: [id.data, now.column, coin.data])
-                guard db.changesCount == 1 else { throw WalletStoreError(.coinNotSpendable(coin)) }
+                guard try db.move(coins: "id = ?", [coin], by: .reserve, now: now) == 1 else {
+                    throw WalletStoreError(.coinNotSpendable(coin))
+                }
+                try db.execute(
+                    sql: "UPDATE coins SET reserved_by = ? WHERE id = ?", arguments: [id, coin])
             }
             try Self.recordSpends(
                 db, transfers: plan.transfers, digests: plan.transferDigests, now: now)
@@ -113,18 +112,18 @@ extension WalletDatabase {
                 })
             for change in plan.change {
                 try Self.insertCoin(
-                    db, change.coin, state: "incoming", source: "change", changeOf: id,
+                    db, change.coin, state: .incoming, source: .change, changeOf: id,
                     receivedIn: nil, now: now)
             }
         }
     }
 
     static func insertCoin(
-        _ db: Database, _ coin: Coin, state: String, source: String,
+        _ db: Database, _ coin: Coin, state: CoinState, source: CoinSource,
         changeOf: Bytes32?, receivedIn: Bytes32?, now: UInt64
     ) throws {
         let exists = try db.cachedStatement(sql: "SELECT 1 FROM coins WHERE id = ?")
-        if try Bool.fetchOne(exists, arguments: [coin.id.data]) != nil {
+        if try Bool.fetchOne(exists, arguments: [coin.id]) != nil {
             throw WalletStoreError(.rejected(ProtocolError(.alreadyHeld(coin.id))))
         }
         try db.cachedStatement(
@@ -135,9 +134,9 @@ extension WalletDatabase {
                 """
         ).execute(
             arguments: [
-                coin.id.data, coin.owner.data, coin.issuer.data, coin.asset.data,
-                coin.amount.column, coin.expiry.column, coin.depth, state, source, changeOf?.data,
-                receivedIn?.data, now.column,
+                coin.id, coin.owner, coin.issuer, coin.asset,
+                coin.amount, coin.expiry.column, coin.depth, state, source, changeOf,
+                receivedIn, now.column,
             ])
     }
 
@@ -173,23 +172,13 @@ extension WalletDatabase {
                     UPDATE outgoing_payments SET state = ?, receipt = coalesce(?, receipt),
                         updated_at = ? WHERE request_id = ?
                     """,
-                arguments: [next.rawValue, receipt.map { Data($0) }, now.column, id.data])
+                arguments: [next.rawValue, receipt.map { Data($0) }, now.column, id])
             switch next {
             case .pending, .inDoubt, .spent:
                 // The payment may have left: its transfer is irrevocable, so the inputs are
                 // spent and the change is the payer's to spend (PROTOCOL.md §5).
-                try db.execute(
-                    sql: """
-                        UPDATE coins SET state = 'spent', updated_at = ?
-                        WHERE reserved_by = ? AND state = 'reserved'
-                        """,
-                    arguments: [now.column, id.data])
-                try db.execute(
-                    sql: """
-                        UPDATE coins SET state = 'unspent', updated_at = ?
-                        WHERE change_of = ? AND state = 'incoming'
-                        """,
-                    arguments: [now.column, id.data])
+                try db.move(coins: "reserved_by = ?", [id], by: .spend, now: now)
+                try db.move(coins: "change_of = ?", [id], by: .releaseChange, now: now)
             case .cancelled:
                 // It never left the node: forget its transfers and change so the coins spend
                 // cleanly again. Change already spent onward cannot be given back.
@@ -198,8 +187,8 @@ extension WalletDatabase {
                         db,
                         sql: """
                             SELECT count(*) FROM coins
-                            WHERE change_of = ? AND state NOT IN ('incoming', 'unspent')
-                            """, arguments: [id.data]) ?? 0
+                            WHERE change_of = ? AND (state NOT IN (?, ?) OR reserved_by IS NOT NULL)
+                            """, arguments: [id, CoinState.incoming, CoinState.unspent]) ?? 0
                 guard spentChange == 0 else {
                     throw WalletStoreError(
                         .rejected(
@@ -208,14 +197,12 @@ extension WalletDatabase {
                                     state: "\(record.state.rawValue) with its change spent",
                                     event: event.rawValue))))
                 }
-                try db.execute(sql: "DELETE FROM coins WHERE change_of = ?", arguments: [id.data])
+                try db.execute(sql: "DELETE FROM coins WHERE change_of = ?", arguments: [id])
                 try Self.forgetTransfers(reservedBy: id, db)
+                try db.move(coins: "reserved_by = ?", [id], by: .release, now: now)
                 try db.execute(
-                    sql: """
-                        UPDATE coins SET state = 'unspent', reserved_by = NULL, updated_at = ?
-                        WHERE reserved_by = ?
-                        """,
-                    arguments: [now.column, id.data])
+                    sql: "UPDATE coins SET reserved_by = NULL WHERE reserved_by = ?",
+                    arguments: [id])
             case .prepared:
                 break
             }
@@ -239,25 +226,21 @@ extension WalletDatabase {
 
     static func outgoing(_ db: Database, _ id: Bytes32) throws -> OutgoingPaymentRecord? {
         try Row.fetchOne(
-            db, sql: "SELECT * FROM outgoing_payments WHERE request_id = ?", arguments: [id.data]
+            db, sql: "SELECT * FROM outgoing_payments WHERE request_id = ?", arguments: [id]
         ).map(outgoing(row:))
     }
 
     static func outgoing(row: Row) throws -> OutgoingPaymentRecord {
-        let stateName: String = row["state"]
-        guard let state = OutgoingPaymentState(rawValue: stateName) else {
-            throw WalletStoreError(.corrupt("payment state '\(stateName)'"))
-        }
-        let created: Int64 = row["created_at"]
-        let updated: Int64 = row["updated_at"]
-        return OutgoingPaymentRecord(
-            requestID: try Bytes32(column: row.blob("request_id")),
-            payee: try Address(column: row.blob("payee")),
-            asset: try Address(column: row.blob("asset")),
-            amount: try UInt128(column: row.blob("amount")), memo: row["memo"], state: state,
-            digest: try Bytes32(column: row.blob("digest")),
-            envelope: Array(row.blob("envelope") ?? Data()),
-            receipt: row.blob("receipt").map(Array.init),
-            createdAt: UInt64(created), updatedAt: UInt64(updated))
+        OutgoingPaymentRecord(
+            requestID: try row.decode(Bytes32.self, forColumn: "request_id"),
+            payee: try row.decode(Address.self, forColumn: "payee"),
+            asset: try row.decode(Address.self, forColumn: "asset"),
+            amount: try row.decode(UInt128.self, forColumn: "amount"),
+            memo: try row.decode(String.self, forColumn: "memo"),
+            state: try row.decode(OutgoingPaymentState.self, forColumn: "state"),
+            digest: try row.decode(Bytes32.self, forColumn: "digest"),
+            envelope: Array(try row.decode(Data.self, forColumn: "envelope")),
+            receipt: try row.decode(Data?.self, forColumn: "receipt").map(Array.init),
+            createdAt: try row.seconds("created_at"), updatedAt: try row.seconds("updated_at"))
     }
 }

@@ -16,7 +16,7 @@ extension WalletDatabase {
         let insertNote = try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO notes(digest, body, first_seen) VALUES (?, ?, ?)")
         for (note, digest) in zip(verified.bundle.notes, verified.noteDigests) {
-            try insertNote.execute(arguments: [digest.data, Data(note.encoded()), now.column])
+            try insertNote.execute(arguments: [digest, Data(note.encoded()), now.column])
         }
         try recordSpends(
             db, transfers: verified.bundle.transfers, digests: verified.transferDigests, now: now)
@@ -36,7 +36,7 @@ extension WalletDatabase {
     static func recordOrigins(_ db: Database, _ origins: some Sequence<(CoinID, Bytes32)>) throws {
         let insert = try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO coin_origins(coin, item) VALUES (?, ?)")
-        for (coin, item) in origins { try insert.execute(arguments: [coin.data, item.data]) }
+        for (coin, item) in origins { try insert.execute(arguments: [coin, item]) }
     }
 
     /// The proof of `coin`: the notes and transfers it descends from, notes first, then
@@ -61,19 +61,21 @@ extension WalletDatabase {
                     LEFT JOIN transfers ON transfers.digest = ancestry.item
                     GROUP BY ancestry.item
                     ORDER BY level DESC, ancestry.item
-                    """), arguments: [coin.data])
+                    """), arguments: [coin])
         var bundle = ProofBundle()
-        do throws(ProtocolError) {
-            for row in rows {
-                if let note = row["note"] as Data? {
+        for row in rows {
+            let note = try row.decode(Data?.self, forColumn: "note")
+            let transfer = try row.decode(Data?.self, forColumn: "transfer")
+            do throws(ProtocolError) {
+                if let note {
                     bundle.notes.append(try SignedNote.decode(Array(note)))
-                } else if let transfer = row["transfer"] as Data? {
+                } else if let transfer {
                     bundle.transfers.append(try SignedTransfer.decode(Array(transfer)))
                 } else {
                     throw ProtocolError(.malformed("an item of the proof is missing"))
                 }
-            }
-        } catch { throw WalletStoreError(.corrupt("proof of coin \(coin.short): \(error)")) }
+            } catch { throw WalletStoreError(.corrupt("proof of coin \(coin.short): \(error)")) }
+        }
         guard !bundle.notes.isEmpty else {
             throw WalletStoreError(.corrupt("proof of coin \(coin.short) has no note"))
         }
@@ -90,19 +92,22 @@ extension WalletDatabase {
                 JOIN coins ON coins.id = spends.coin
                 JOIN transfers ON transfers.digest = spends.transfer
                 WHERE coins.reserved_by = ?
-                """, arguments: [id.data])
+                """, arguments: [id])
         for row in rows {
-            let digest = try Bytes32(column: row.blob("digest"))
+            let digest = try row.decode(Bytes32.self, forColumn: "digest")
             let transfer: SignedTransfer
-            do { transfer = try SignedTransfer.decode(Array(row.blob("body") ?? Data())) } catch {
+            do {
+                transfer = try SignedTransfer.decode(
+                    Array(try row.decode(Data.self, forColumn: "body")))
+            } catch {
                 throw WalletStoreError(.corrupt("stored transfer: \(error)"))
             }
             for coin in transfer.outputCoins(digest: digest) {
                 try db.execute(
-                    sql: "DELETE FROM coin_origins WHERE coin = ?", arguments: [coin.data])
+                    sql: "DELETE FROM coin_origins WHERE coin = ?", arguments: [coin])
             }
-            try db.execute(sql: "DELETE FROM spends WHERE transfer = ?", arguments: [digest.data])
-            try db.execute(sql: "DELETE FROM transfers WHERE digest = ?", arguments: [digest.data])
+            try db.execute(sql: "DELETE FROM spends WHERE transfer = ?", arguments: [digest])
+            try db.execute(sql: "DELETE FROM transfers WHERE digest = ?", arguments: [digest])
         }
     }
 }
@@ -118,7 +123,9 @@ enum ProofMigration {
         let verifier = Verifier(domain: identity.domain)
         for row in rows {
             let proof: ProofBundle
-            do { proof = try ProofBundle.decode(Array(row.blob("proof") ?? Data())) } catch {
+            do {
+                proof = try ProofBundle.decode(Array(try row.decode(Data.self, forColumn: "proof")))
+            } catch {
                 throw WalletStoreError(.corrupt("proof of a coin: \(error)"))
             }
             // Checked when the coin was accepted; verified again only to name its items.
@@ -126,9 +133,9 @@ enum ProofMigration {
             do throws(ProtocolError) { verified = try verifier.verify(proof, now: 0) } catch {
                 throw WalletStoreError(.corrupt("proof of a coin: \(error)"))
             }
-            let updated: Int64 = row["updated_at"]
-            let coin = try Bytes32(column: row.blob("id"))
-            try WalletDatabase.recordProof(db, verified, keeping: [coin], now: UInt64(updated))
+            let coin = try row.decode(Bytes32.self, forColumn: "id")
+            try WalletDatabase.recordProof(
+                db, verified, keeping: [coin], now: try row.seconds("updated_at"))
         }
     }
 }

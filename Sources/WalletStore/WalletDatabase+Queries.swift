@@ -37,24 +37,25 @@ extension WalletDatabase {
             let rows = try Row.fetchCursor(
                 db,
                 sql:
-                    "SELECT asset, amount, state, expiry FROM coins WHERE state IN ('unspent', 'reserved', 'redeeming')"
+                    "SELECT asset, amount, state, expiry FROM coins WHERE state IN (?, ?, ?)",
+                arguments: [CoinState.unspent, CoinState.reserved, CoinState.redeeming]
             )
             while let row = try rows.next() {
-                let asset = try Address(column: row.blob("asset"))
-                let amount = try UInt128(column: row.blob("amount"))
-                let state: String = row["state"]
-                let expiry = UInt64(clamping: row["expiry"] as Int64)
+                let asset = try row.decode(Address.self, forColumn: "asset")
+                let amount = try row.decode(UInt128.self, forColumn: "amount")
+                let state = try row.decode(CoinState.self, forColumn: "state")
+                let expiry = try row.seconds("expiry")
                 var balance = result[asset, default: Balance()]
                 switch state {
-                case "unspent" where expiry <= now: balance.expired = add(balance.expired, amount)
-                case "unspent" where expiry <= now &+ minimumLifetime:
+                case .unspent where expiry <= now: balance.expired = add(balance.expired, amount)
+                case .unspent where expiry <= now &+ minimumLifetime:
                     balance.expiring = add(balance.expiring, amount)
-                case "unspent": balance.spendable = add(balance.spendable, amount)
+                case .unspent: balance.spendable = add(balance.spendable, amount)
                 // A prepared payment's change ("incoming") is part of its reserved coins.
-                case "reserved": balance.pending = add(balance.pending, amount)
+                case .reserved: balance.pending = add(balance.pending, amount)
                 default: break
                 }
-                if (state == "unspent" && expiry > now) || state == "redeeming" {
+                if (state == .unspent && expiry > now) || state == .redeeming {
                     balance.receivedUnsettled = add(balance.receivedUnsettled, amount)
                 }
                 result[asset] = balance
@@ -62,13 +63,14 @@ extension WalletDatabase {
             let payments = try Row.fetchCursor(
                 db,
                 sql:
-                    "SELECT asset, amount, state FROM outgoing_payments WHERE state IN ('pending', 'in-doubt')"
+                    "SELECT asset, amount, state FROM outgoing_payments WHERE state IN (?, ?)",
+                arguments: [OutgoingPaymentState.pending, OutgoingPaymentState.inDoubt]
             )
             while let row = try payments.next() {
-                let asset = try Address(column: row.blob("asset"))
-                let amount = try UInt128(column: row.blob("amount"))
+                let asset = try row.decode(Address.self, forColumn: "asset")
+                let amount = try row.decode(UInt128.self, forColumn: "amount")
                 var balance = result[asset, default: Balance()]
-                if row["state"] as String == "pending" {
+                if try row.decode(OutgoingPaymentState.self, forColumn: "state") == .pending {
                     balance.pending = add(balance.pending, amount)
                 } else {
                     balance.inDoubt = add(balance.inDoubt, amount)
@@ -80,12 +82,13 @@ extension WalletDatabase {
     }
 
     /// Coins by state, for audits and tests: id → (state, amount).
-    public func coinStates() throws -> [CoinID: (state: String, amount: Amount)] {
+    public func coinStates() throws -> [CoinID: (state: CoinState, amount: Amount)] {
         try read { db in
-            var result: [CoinID: (String, Amount)] = [:]
+            var result: [CoinID: (CoinState, Amount)] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT id, state, amount FROM coins") {
-                result[try Bytes32(column: row.blob("id"))] = (
-                    row["state"], try UInt128(column: row.blob("amount"))
+                result[try row.decode(Bytes32.self, forColumn: "id")] = (
+                    try row.decode(CoinState.self, forColumn: "state"),
+                    try row.decode(UInt128.self, forColumn: "amount")
                 )
             }
             return result
@@ -106,8 +109,8 @@ extension WalletDatabase {
                     VALUES (?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    evidence.coin.data, Data(evidence.first.encoded()),
-                    Data(evidence.second.encoded()), evidence.spender.data, Data(body), now.column,
+                    evidence.coin, Data(evidence.first.encoded()),
+                    Data(evidence.second.encoded()), evidence.spender, Data(body), now.column,
                 ])
             return db.changesCount == 1
         }
@@ -120,18 +123,15 @@ extension WalletDatabase {
                 db, sql: "SELECT body, found_at FROM evidence ORDER BY found_at, rowid"
             )
             .map { row in
-                let found: Int64 = row["found_at"]
-                return (Array(row.blob("body") ?? Data()), UInt64(found))
+                let found = try row.seconds("found_at")
+                return (Array(try row.decode(Data.self, forColumn: "body")), found)
             }
         }
     }
 
     public func trustedIssuers() throws -> Set<Address> {
         try read { db in
-            Set(
-                try Data.fetchAll(db, sql: "SELECT issuer FROM trusted_issuers").map {
-                    try Address(column: $0)
-                })
+            Set(try Address.fetchAll(db, sql: "SELECT issuer FROM trusted_issuers"))
         }
     }
 
@@ -139,14 +139,14 @@ extension WalletDatabase {
         try transaction { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO trusted_issuers(issuer, added_at) VALUES (?, ?)",
-                arguments: [issuer.data, now.column])
+                arguments: [issuer, now.column])
         }
     }
 
     public func distrust(_ issuer: Address) throws {
         try transaction { db in
             try db.execute(
-                sql: "DELETE FROM trusted_issuers WHERE issuer = ?", arguments: [issuer.data])
+                sql: "DELETE FROM trusted_issuers WHERE issuer = ?", arguments: [issuer])
         }
     }
 
@@ -154,7 +154,7 @@ extension WalletDatabase {
     public func outbox() throws -> [(coin: CoinID, key: String, state: String)] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY created_at, rowid").map {
-                (try Bytes32(column: $0.blob("coin")), $0["idempotency_key"], $0["state"])
+                (try $0.decode(Bytes32.self, forColumn: "coin"), $0["idempotency_key"], $0["state"])
             }
         }
     }

@@ -34,7 +34,7 @@ extension WalletDatabase {
                     VALUES (?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    request.id.data, request.asset.data, request.amount.column, request.memo,
+                    request.id, request.asset, request.amount, request.memo,
                     request.expiry.column, now.column,
                 ])
         }
@@ -48,12 +48,13 @@ extension WalletDatabase {
     static func storedRequest(_ db: Database, _ id: Bytes32) throws -> StoredRequest? {
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM requests WHERE id = ?", arguments: [id.data])
+                db, sql: "SELECT * FROM requests WHERE id = ?", arguments: [id])
         else { return nil }
-        let expiry: Int64 = row["expiry"]
         return StoredRequest(
-            id: try Bytes32(column: row.blob("id")), asset: try Address(column: row.blob("asset")),
-            amount: try UInt128(column: row.blob("amount")), memo: row["memo"],
-            expiry: UInt64(expiry))
+            id: try row.decode(Bytes32.self, forColumn: "id"),
+            asset: try row.decode(Address.self, forColumn: "asset"),
+            amount: try row.decode(UInt128.self, forColumn: "amount"),
+            memo: try row.decode(String.self, forColumn: "memo"),
+            expiry: try row.seconds("expiry"))
     }
 }

@@ -17,7 +17,7 @@ extension WalletDatabase {
                 WHERE spends.coin = ?
                 """)
         for coin in coins {
-            guard let body = try Data.fetchOne(statement, arguments: [coin.data]) else { continue }
+            guard let body = try Data.fetchOne(statement, arguments: [coin]) else { continue }
             do { result[coin] = try SignedTransfer.decode(Array(body)) } catch {
                 throw WalletStoreError(.corrupt("stored transfer: \(error)"))
             }
@@ -33,7 +33,7 @@ extension WalletDatabase {
 
     static func heldCoins(_ db: Database, among coins: [CoinID]) throws -> Set<CoinID> {
         let statement = try db.cachedStatement(sql: "SELECT 1 FROM coins WHERE id = ?")
-        return Set(try coins.filter { try Bool.fetchOne(statement, arguments: [$0.data]) != nil })
+        return Set(try coins.filter { try Bool.fetchOne(statement, arguments: [$0]) != nil })
     }
 
     /// Whether this wallet has met `coin`: holds or held it, saw it spent, or stores the note
@@ -46,7 +46,7 @@ extension WalletDatabase {
                     SELECT EXISTS (SELECT 1 FROM coins WHERE id = ?1)
                         OR EXISTS (SELECT 1 FROM spends WHERE coin = ?1)
                         OR EXISTS (SELECT 1 FROM coin_origins WHERE coin = ?1)
-                    """, arguments: [coin.data]) ?? false
+                    """, arguments: [coin]) ?? false
         }
     }
 
@@ -62,15 +62,15 @@ extension WalletDatabase {
         let insertSpend = try db.cachedStatement(
             sql: "INSERT INTO spends(coin, transfer) VALUES (?, ?)")
         for (signed, digest) in zip(transfers, digests) {
-            try insertTransfer.execute(arguments: [digest.data, Data(signed.encoded()), now.column])
+            try insertTransfer.execute(arguments: [digest, Data(signed.encoded()), now.column])
             for input in signed.transfer.inputs {
-                if let existing = try Data.fetchOne(existingSpend, arguments: [input.data]) {
-                    guard existing == digest.data else {
+                if let existing = try Data.fetchOne(existingSpend, arguments: [input]) {
+                    guard existing == Data(digest.bytes) else {
                         throw WalletStoreError(.coinNotSpendable(input))
                     }
                     continue
                 }
-                try insertSpend.execute(arguments: [input.data, digest.data])
+                try insertSpend.execute(arguments: [input, digest])
             }
         }
     }

@@ -65,7 +65,8 @@ struct IssuerIssueCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     @Option(help: "Recipient address.") var to: String
-    @Option(help: "Amount of each note, in the asset's base unit.") var amount: String
+    @Option(parsing: .unconditional, help: "Amount of each note, in the asset's base unit.")
+    var amount: String
     @Option(help: "Number of notes.") var count = 1
     @Option(help: "Asset (token contract; the zero address is the native coin).")
     var asset: String = NodeDefaults.asset.checksummed

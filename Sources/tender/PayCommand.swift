@@ -31,7 +31,7 @@ struct PayCommand: AsyncParsableCommand {
     )
     var request: String?
     @Option(help: "Payee address.") var to: String?
-    @Option(help: "Amount in the asset's base unit.") var amount: String?
+    @Option(parsing: .unconditional, help: "Amount in the asset's base unit.") var amount: String?
     @Option(help: "Asset (the zero address is the native coin).") var asset: String?
     @Option(help: "A note for the payee (at most 140 bytes).") var memo = ""
     @Option(

@@ -11,6 +11,18 @@ import Tender
 /// Where a QR code goes.
 enum CodeFormat: String, ExpressibleByArgument, CaseIterable {
     case terminal, png, svg, pdf, escpos
+
+    /// Whether the format shows a title above the code (a sheet or a receipt slip).
+    var showsTitle: Bool { self == .pdf || self == .escpos }
+
+    /// Refuses a title that the chosen format would silently drop.
+    static func checkTitle(_ title: String, format: CodeFormat) throws {
+        guard title.isEmpty || format.showsTitle else {
+            throw ValidationError(
+                "--name is printed only on pdf and escpos output (and --printer); \(format.rawValue) shows the code alone"
+            )
+        }
+    }
 }
 
 /// Printer choices shared by `request` and `print`.
@@ -61,7 +73,7 @@ struct RequestCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var printing: PrinterOptions
 
-    @Option(help: "Amount in the asset's base unit.") var amount: String
+    @Option(parsing: .unconditional, help: "Amount in the asset's base unit.") var amount: String
     @Option(help: "Asset (the zero address is the native coin).")
     var asset: String = NodeDefaults.asset.checksummed
     @Option(help: "What the payment is for (at most 140 bytes).") var memo = ""
@@ -73,6 +85,7 @@ struct RequestCommand: ParsableCommand {
     @Flag(help: "Terminal output for a dark background.") var dark = false
 
     func validate() throws {
+        try CodeFormat.checkTitle(name, format: printing.printer == nil ? qr : .escpos)
         // Ten years: a request is for a sale, and the sum with the clock must not overflow.
         guard (1...315_360_000).contains(expiresIn) else {
             throw ValidationError("--expires-in must be 1…315360000 seconds (ten years)")
@@ -97,11 +110,14 @@ struct RequestCommand: ParsableCommand {
                     "\(value) \(request.asset == .zero ? "(native coin)" : request.asset.checksummed)",
                     "to \(wallet.address.checksummed)",
                 ] + (memo.isEmpty ? [] : [memo])
-            try CodeOutput(
-                payload: Array(uri.utf8), format: printing.printer == nil ? qr : .escpos, out: out,
-                title: name.isEmpty ? "Pay with Tender" : name, lines: lines, dark: dark,
-                printing: printing
-            ).write()
+            // With --json on a terminal, stdout is the JSON alone (the URI is in it).
+            if !(output.json && qr == .terminal && printing.printer == nil) {
+                try CodeOutput(
+                    payload: Array(uri.utf8), format: printing.printer == nil ? qr : .escpos,
+                    out: out, title: name.isEmpty ? "Pay with Tender" : name, lines: lines,
+                    dark: dark, printing: printing
+                ).write()
+            }
             if output.json {
                 try printJSON([
                     "uri": uri, "requestId": request.id.hex, "expiry": request.expiry,

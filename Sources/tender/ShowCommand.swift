@@ -27,8 +27,13 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "Passes of the loop (0: until interrupted, terminal only).") var loops = 0
     @OptionGroup var video: FramesOutOptions
     @Flag(help: "Terminal output for a dark background.") var dark = false
+    @Flag(help: "With --frames-out: print what was written as JSON.") var json = false
 
     func validate() throws {
+        guard !json || video.framesOut != nil else {
+            throw ValidationError(
+                "--json goes with --frames-out (on a terminal the codes are the output)")
+        }
         let lengths = AnimatedCode.fragmentLengths(encoding)
         if let fragment, !lengths.contains(fragment) {
             throw ValidationError(
@@ -46,7 +51,14 @@ struct ShowCommand: ParsableCommand {
                 let passes = max(1, loops)
                 let codes = try (0..<(code.frameCount * passes)).map { _ in try code.nextMatrix() }
                 let count = try video.write(codes)
-                print("\(count) frame(s) of \(video.size) written to \(framesOut)")
+                if json {
+                    try printJSON([
+                        "frames": count, "codes": code.frameCount, "size": video.size,
+                        "file": framesOut,
+                    ])
+                } else {
+                    print("\(count) frame(s) of \(video.size) written to \(framesOut)")
+                }
                 return
             }
             var shown = 0

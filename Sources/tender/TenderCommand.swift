@@ -7,8 +7,9 @@ struct TenderCommand: AsyncParsableCommand {
         abstract: "Offline peer-to-peer payments with signed notes.",
         discussion: """
             Exit status: 0 success, 64 usage, 65 rejected input (bad signature, double spend, \
-            wrong chain, expired, ...), 66 missing file or wallet, 73 already exists, \
-            74 I/O or database error, 77 key or passphrase error.
+            wrong chain, expired, ...), 66 missing file, wallet, key or payment, 73 already \
+            exists, 74 I/O or database error, 75 busy (try again), 77 key, passphrase or \
+            permission error.
             Environment: TENDER_HOME (data directory), TENDER_PASSPHRASE_FILE (passphrase, \
             first line), TENDER_MNEMONIC_FILE (words for `init --restore`).
             """,

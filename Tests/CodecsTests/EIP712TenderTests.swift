@@ -46,7 +46,7 @@ import Testing
                 == json["digest"] as? String)
     }
 
-    // The canonical type strings of DESIGN.md §3, as the vectors' referee also wrote them.
+    // The canonical type strings of Docs/PROTOCOL.md §2, as the vectors' referee also wrote them.
     @Test func tenderTypeStrings() throws {
         let byName = Dictionary(
             Self.cases.map {

@@ -20,7 +20,7 @@ import WalletStore
         let store = try WalletDatabase(path: cli.path("\(wallet)/wallet.sqlite"))
         defer { try? store.close() }
         let states = try store.coinStates()
-        let unspent = states.filter { $0.value.state == "unspent" }.map(\.key)
+        let unspent = states.filter { $0.value.state == .unspent }.map(\.key)
         #expect(try store.seenSpends(of: unspent).isEmpty, "an unspent coin is recorded as spent")
         let spentPayments = try store.outgoingPayments().filter { $0.state == .spent }
         let paidOut = spentPayments.reduce(UInt64(0)) { $0 + UInt64($1.amount) }

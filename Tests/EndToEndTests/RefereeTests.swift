@@ -3,7 +3,7 @@ import TenderTestSupport
 import Testing
 
 /// The Python referee (Referee/referee.py): an independent implementation of Tender's wire
-/// format and EIP-712 signatures on eth-account, eth-hash and cbor2 (DESIGN.md §7). A test
+/// format and EIP-712 signatures on eth-account, eth-hash and cbor2 (Docs/ARCHITECTURE.md, "Referees"). A test
 /// tool, never part of the product.
 enum Referee {
     static let script = RefereePython.packageRoot

@@ -107,11 +107,11 @@ import Testing
             for (transfer, digest) in zip(bundle.transfers, verified.transferDigests) {
                 try db.execute(
                     sql: "INSERT INTO transfers(digest, body, first_seen) VALUES (?, ?, 1)",
-                    arguments: [digest.data, Data(transfer.encoded())])
+                    arguments: [digest, Data(transfer.encoded())])
                 for input in transfer.transfer.inputs {
                     try db.execute(
                         sql: "INSERT INTO spends(coin, transfer) VALUES (?, ?)",
-                        arguments: [input.data, digest.data])
+                        arguments: [input, digest])
                 }
             }
             for coin in world.outputs(of: toBob).prefix(2) {
@@ -123,8 +123,8 @@ import Testing
                         VALUES (?, ?, ?, ?, ?, ?, ?, 'unspent', 'received', ?, 1)
                         """,
                     arguments: [
-                        coin.data, item.owner.data, item.issuer.data, item.asset.data,
-                        item.amount.column, item.expiry.column, item.depth,
+                        coin, item.owner, item.issuer, item.asset,
+                        item.amount, item.expiry.column, item.depth,
                         Data(verified.proof(of: coin)!.encoded()),
                     ])
             }

@@ -1,4 +1,4 @@
-/// What a payee asks for (DESIGN.md §3): shown as a QR code or advertised over BLE, or implied
+/// What a payee asks for (Docs/PROTOCOL.md): shown as a QR code or advertised over BLE, or implied
 /// by `tender pay --to` when the payer pays without one.
 public struct PaymentRequest: Hashable, Sendable {
     public let id: Bytes32

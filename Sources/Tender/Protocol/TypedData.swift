@@ -1,6 +1,6 @@
 import Codecs
 
-/// The canonical EIP-712 type strings of DESIGN.md §3. Changing one is a protocol version bump.
+/// The canonical EIP-712 type strings of Docs/PROTOCOL.md §2. Changing one is a protocol version bump.
 public enum TenderTypes {
     public static let domain =
         "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"

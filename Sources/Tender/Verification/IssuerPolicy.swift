@@ -1,4 +1,4 @@
-/// Which issuers' coins this node accepts offline (DESIGN.md §3).
+/// Which issuers' coins this node accepts offline (Docs/PROTOCOL.md).
 public enum IssuerPolicy: Sendable, Hashable {
     /// Operator mode: only these issuers.
     case trusted(Set<Address>)

@@ -33,7 +33,7 @@ public struct ProofBundle: Hashable, Sendable {
 
 /// Caps that keep a proof's verification cost and size bounded.
 public struct VerificationLimits: Sendable, Hashable {
-    /// Transfers between a coin and its notes (DESIGN.md §3, `maxHops`).
+    /// Transfers between a coin and its notes (Docs/PROTOCOL.md §3, `maxHops`).
     public var maxHops: Int
     public var maxNotes: Int
     public var maxTransfers: Int

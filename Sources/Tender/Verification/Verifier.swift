@@ -1,4 +1,4 @@
-/// Offline verification (DESIGN.md §3): issuer signatures, transfer signatures, conservation,
+/// Offline verification (Docs/PROTOCOL.md): issuer signatures, transfer signatures, conservation,
 /// expiry, hop cap, domain, and the seen-set. Pure: time and the seen-set are parameters.
 public struct Verifier: Sendable {
     public let domain: Domain

@@ -59,6 +59,13 @@ public struct Envelope: Sendable {
         guard bytes.count <= maxBytes else {
             throw ProtocolError(.proofTooLarge("\(bytes.count) bytes, cap \(maxBytes)"))
         }
+        // Named before decoding: an image or a text file is not "bad CBOR", it is another file.
+        guard bytes.starts(with: [0xD9, 0xD9, 0xF7]) else {
+            throw ProtocolError(
+                .malformed(
+                    "not a Tender file (Tender files start with d9 d9 f7; missing the d9d9f7 CBOR tag)"
+                ))
+        }
         let tree: CBOR
         do {
             var options = CBORDecodingOptions.deterministic

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes EIP712Vectors.swift: EIP-712 hashes of Tender's message types (DESIGN.md §3),
+"""Writes EIP712Vectors.swift: EIP-712 hashes of Tender's message types (Docs/PROTOCOL.md),
 computed by eth-account, the referee.
 
 For each case: encodeType and typeHash (eth_account's encode_type / hash_type), the domain

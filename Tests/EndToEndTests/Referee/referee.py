@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tender referee: an independent implementation of Tender's wire format and signatures.
 
-Follows Docs/PROTOCOL.md (DESIGN.md §3), built only on other people's code (eth-account
+Follows Docs/PROTOCOL.md, built only on other people's code (eth-account
 for EIP-712 and secp256k1, eth-hash for keccak, cbor2 for CBOR), never on Tender's, so that
 when `tender` and this file agree, two implementations agree. A test referee; never part of
 the product. See README.md.
