@@ -3,13 +3,14 @@ import WalletStore
 
 // Figures for the numbers Tender claims (Docs/BENCHMARKS.md). Run in release on one core:
 //   swift build -c release --product TenderBenchmarks
-//   taskset -c 0 .build/release/TenderBenchmarks [--quick] [--only=verify|qr|store]
+//   taskset -c 0 .build/release/TenderBenchmarks [--quick] [--only=verify|qr|store|storage]
 let quick = CommandLine.arguments.contains("--quick")
 print("Tender benchmarks (\(quick ? "quick" : "full") run)")
 do {
     let only = CommandLine.arguments.first { $0.hasPrefix("--only=") }?.dropFirst(7)
     if only == nil || only == "verify" { try VerificationBenchmark.run(scale: quick ? 1 : 5) }
     if only == nil || only == "qr" { try QRBenchmark.run(scale: quick ? 1 : 3) }
+    if only == nil || only == "storage" { try StorageBenchmark.run() }
     if only == nil || only == "store" {
         for durability in [WalletDatabase.Durability.powerLoss, .processCrash] {
             try StoreBenchmark.run(

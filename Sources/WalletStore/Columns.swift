@@ -53,17 +53,19 @@ extension Row {
 
 extension Database {
     /// Applies `transition` to the coins `condition` selects (SQL with `?` placeholders for
-    /// `arguments`), only those in one of its starting states; returns how many moved.
+    /// `arguments`), only those in one of its starting states, also setting `also` (e.g.
+    /// `reserved_by = ?`, its arguments first in `arguments`); returns how many moved.
     @discardableResult
     func move(
         coins condition: String, _ arguments: StatementArguments, by transition: CoinTransition,
-        now: UInt64
+        also: String? = nil, now: UInt64
     ) throws -> Int {
         let from = transition.from.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
-        try execute(
+        let set = also.map { ", \($0)" } ?? ""
+        try cachedStatement(
             sql:
-                "UPDATE coins SET state = ?, updated_at = ? WHERE state IN (\(from)) AND \(condition)",
-            arguments: [transition.to, now.column] + arguments)
+                "UPDATE coins SET state = ?, updated_at = ?\(set) WHERE state IN (\(from)) AND \(condition)"
+        ).execute(arguments: [transition.to, now.column] + arguments)
         return changesCount
     }
 }

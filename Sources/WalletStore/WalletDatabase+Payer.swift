@@ -97,11 +97,9 @@ extension WalletDatabase {
                     Data(envelope), now.column, now.column,
                 ])
             for coin in plan.spent {
-                guard try db.move(coins: "id = ?", [coin], by: .reserve, now: now) == 1 else {
-                    throw WalletStoreError(.coinNotSpendable(coin))
-                }
-                try db.execute(
-                    sql: "UPDATE coins SET reserved_by = ? WHERE id = ?", arguments: [id, coin])
+                let moved = try db.move(
+                    coins: "id = ?", [id, coin], by: .reserve, also: "reserved_by = ?", now: now)
+                guard moved == 1 else { throw WalletStoreError(.coinNotSpendable(coin)) }
             }
             try Self.recordSpends(
                 db, transfers: plan.transfers, digests: plan.transferDigests, now: now)
