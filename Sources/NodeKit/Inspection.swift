@@ -35,7 +35,7 @@ public enum Inspection {
             return [
                 "Payment request: \(amount(request.amount, request.asset)) to \(request.payee.checksummed)",
                 "memo: \(request.memo.debugDescription)",
-                "expires: \(UnixTime.iso8601(request.expiry))", "request id: \(request.id.hex)",
+                "expires: \(UTCTime.format(request.expiry))", "request id: \(request.id.hex)",
                 chain,
             ]
         case .payment(let payment):
@@ -51,7 +51,7 @@ public enum Inspection {
             return [
                 "Receipt for request \(signed.receipt.requestID.hex)",
                 "signed by: \(signer(signed.receipt, signed.signature))",
-                "time: \(UnixTime.iso8601(signed.receipt.time))",
+                "time: \(UTCTime.format(signed.receipt.time))",
                 "payment digest: \(signed.receipt.paymentDigest.hex)", chain,
             ]
         case .evidence(let evidence):

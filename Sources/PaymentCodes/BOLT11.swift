@@ -1,4 +1,5 @@
 import Codecs
+import Tender
 
 /// A Lightning invoice (BOLT #11), read for display: network, amount, timestamp and the tagged
 /// fields with names. Tender cannot pay it.
@@ -215,26 +216,5 @@ public struct BOLT11: Hashable, Sendable {
         text += " Payment hash \(Hex.encode(paymentHash, prefix: false))."
         text += " Its signature is not verified here."
         return text + " Tender cannot pay it: it is a Lightning payment; use a Lightning wallet."
-    }
-}
-
-/// Unix seconds as a UTC calendar time, without Foundation (days-from-civil in reverse,
-/// after Howard Hinnant's algorithm; proleptic Gregorian calendar).
-enum UTCTime {
-    static func format(_ seconds: UInt64) -> String {
-        let days = Int64(seconds / 86_400)
-        let secondOfDay = Int(seconds % 86_400)
-        let z = days + 719_468
-        let era = z / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ n: some BinaryInteger) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(year)-\(two(month))-\(two(day)) \(two(secondOfDay / 3600)):"
-            + "\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) UTC"
     }
 }

@@ -126,13 +126,14 @@ public enum ScannedCode: Hashable, Sendable {
             var text = "Tender payment request: pay \(request.amount) base units of "
             text += request.asset == Address.zero ? "the native coin" : "token \(request.asset)"
             text += " to \(request.payee) on chain \(request.domain.chainID)"
-            text += " (vault \(request.domain.vault)), request \(request.id.short),"
+            text += " (vault \(request.domain.vault)), request \(request.id.hex),"
             text += " expires at \(UTCTime.format(request.expiry))."
             if !request.memo.isEmpty { text += " Memo: \"\(request.memo)\"." }
-            text +=
-                request.sessionKey == nil
-                ? " No session key: the payer learns it during the BLE handshake."
-                : " Carries the payee's session key."
+            if let key = request.sessionKey {
+                text += " Carries the payee's session key \(Hex.encode(key, prefix: false))."
+            } else {
+                text += " No session key: the payer learns it during the BLE handshake."
+            }
             return text + " Tender can pay it."
         case .bip21(let code): return code.explanation
         case .eip681(let code): return code.explanation

@@ -26,7 +26,7 @@ struct HistoryCommand: ParsableCommand {
                             "asset": payment.asset.checksummed, "memo": payment.memo,
                             "state": payment.state.rawValue, "time": payment.createdAt,
                         ],
-                        "\(UnixTime.iso8601(payment.createdAt))  out  \(payment.amount)  to \(payment.payee)\(memo)  \(payment.state.rawValue)  \(payment.requestID.hex)"
+                        "\(UTCTime.format(payment.createdAt))  out  \(payment.amount)  to \(payment.payee)\(memo)  \(payment.state.rawValue)  \(payment.requestID.hex)"
                     ))
             }
             for payment in try wallet.incomingPayments() {
@@ -41,7 +41,7 @@ struct HistoryCommand: ParsableCommand {
                 entries.append(
                     (
                         payment.receivedAt, json,
-                        "\(UnixTime.iso8601(payment.receivedAt))  in   \(payment.amount)\(from)\(memo)  received  \(payment.requestID.hex)"
+                        "\(UTCTime.format(payment.receivedAt))  in   \(payment.amount)\(from)\(memo)  received  \(payment.requestID.hex)"
                     ))
             }
             // Within one second, receiving comes first: money is received before it is spent.

@@ -42,7 +42,7 @@ struct ListPaymentsCommand: ParsableCommand {
             for payment in payments {
                 let memo = payment.memo.isEmpty ? "" : "  \"\(terminalSafe(payment.memo))\""
                 print(
-                    "\(payment.requestID.hex)  \(payment.state.rawValue)  \(payment.amount) to \(payment.payee)\(memo)  \(UnixTime.iso8601(payment.createdAt))"
+                    "\(payment.requestID.hex)  \(payment.state.rawValue)  \(payment.amount) to \(payment.payee)\(memo)  \(UTCTime.format(payment.createdAt))"
                 )
             }
         }

@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 import Tender
 import TenderTestSupport
@@ -203,9 +204,11 @@ import Testing
             parts = [
                 "pay \(request.amount) base units", "to \(request.payee.checksummed)",
                 "on chain \(request.domain.chainID)",
-                "(vault \(request.domain.vault.checksummed))", "request \(request.id.short)",
+                "(vault \(request.domain.vault.checksummed))", "request \(request.id.hex)",
                 "expires at \(UTCTime.format(request.expiry))",
-                request.sessionKey == nil ? "No session key" : "Carries the payee's session key",
+                request.sessionKey.map {
+                    "Carries the payee's session key \(Hex.encode($0, prefix: false))"
+                } ?? "No session key",
                 request.asset == .zero ? "the native coin" : "token \(request.asset.checksummed)",
             ]
             if !request.memo.isEmpty { parts.append("Memo: \"\(request.memo)\"") }

@@ -120,9 +120,9 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
             "transfer #\(transfer) breaks conservation: inputs sum to \(inputs), outputs to \(outputs)"
         case .amountOverflow(let what): "amounts overflow 2^128 in \(what)"
         case .expired(let coin, let expiry, let now):
-            "coin \(coin.short) expired at \(UnixTime.iso8601(expiry)) (now \(UnixTime.iso8601(now)))"
+            "coin \(coin.short) expired at \(UTCTime.format(expiry)) (now \(UTCTime.format(now)))"
         case .expiresTooSoon(let coin, let expiry, let now, let minimum):
-            "coin \(coin.short) expires at \(UnixTime.iso8601(expiry)), \(expiry > now ? expiry - now : 0) s from now; a payee needs at least \(minimum) s to settle it"
+            "coin \(coin.short) expires at \(UTCTime.format(expiry)), \(expiry > now ? expiry - now : 0) s from now; a payee needs at least \(minimum) s to settle it"
         case .unrelatedProofItem(let item): "the proof's \(item) leads to no paid coin"
         case .hopCapExceeded(let coin, let depth, let cap):
             "coin \(coin.short) is \(depth) hops from its note; the cap is \(cap)"
@@ -138,7 +138,7 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
             "request \(id.short) was already paid by a different payment"
         case .unknownRequest(let id): "this wallet made no payment with request id \(id.hex)"
         case .requestExpired(let id, let expiry, let now):
-            "request \(id.short) expired at \(UnixTime.iso8601(expiry)) (now \(UnixTime.iso8601(now)))"
+            "request \(id.short) expired at \(UTCTime.format(expiry)) (now \(UTCTime.format(now)))"
         case .invalidTransition(let state, let event): "cannot \(event) a payment that is \(state)"
         case .insufficientFunds(
             let requested, let available, let pending, let expiring, let expired):
