@@ -24,10 +24,11 @@ public struct UR: Hashable, Sendable {
 
     /// Non-empty, and only `a-z`, `0-9` and `-`.
     public static func isValidType(_ type: String) -> Bool {
-        !type.isEmpty
-            && type.utf8.allSatisfy {
-                (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D
-            }
+        !type.isEmpty && type.utf8.allSatisfy(isTypeByte)
+    }
+
+    static func isTypeByte(_ byte: UInt8) -> Bool {
+        (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2D
     }
 
     /// The single-part text, lower case (upper-case it for a QR code in alphanumeric mode).
@@ -45,44 +46,55 @@ public struct UR: Hashable, Sendable {
     }
 }
 
-/// The components of UR text, lower-cased: type, optional `seqNum-seqLen`, body.
+/// The components of UR text: type (lower-cased), optional `seqNum-seqLen`, body (as written:
+/// Bytewords ignore letter case).
+///
+/// Read byte by byte, folding ASCII letters only, and without copying the body: text far
+/// over the limits costs no memory before `decodeBody` refuses it.
 struct URText {
     var type: String
     var sequence: (seqNum: UInt32, seqLen: UInt64)?
     var body: Substring
 
     init(_ text: String) throws(FountainError) {
-        let lowered = text.lowercased()
-        guard lowered.hasPrefix("ur:") else {
+        let utf8 = text.utf8
+        guard utf8.starts(with: "ur:".utf8, by: { Self.asciiLower($0) == $1 }) else {
             throw FountainError(.invalidUR, "UR text must start with \"ur:\"")
         }
-        let components = lowered.dropFirst(3).split(
-            separator: "/", omittingEmptySubsequences: false)
+        // maxSplits: a fourth component is refused without splitting the rest into pieces.
+        let components = utf8.dropFirst(3).split(
+            separator: UInt8(ascii: "/"), maxSplits: 3, omittingEmptySubsequences: false)
         guard components.count == 2 || components.count == 3, components.allSatisfy({ !$0.isEmpty })
         else {
             throw FountainError(
                 .invalidUR, "UR text must be ur:type/body or ur:type/seqNum-seqLen/body")
         }
-        type = String(components[0])
-        guard UR.isValidType(type) else {
+        let lowerType = components[0].lazy.map(Self.asciiLower)
+        guard lowerType.allSatisfy(UR.isTypeByte) else {
             throw FountainError(
                 .invalidUR, "UR type must be lower-case letters, digits and hyphens")
         }
-        body = components[components.count - 1]
+        type = String(decoding: lowerType, as: UTF8.self)
+        body = Substring(components[components.count - 1])
         if components.count == 3 {
-            let numbers = components[1].split(separator: "-", omittingEmptySubsequences: false)
+            let numbers = components[1].split(
+                separator: UInt8(ascii: "-"), maxSplits: 2, omittingEmptySubsequences: false)
             guard numbers.count == 2,
                 numbers.allSatisfy({
-                    !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) }
+                    !$0.isEmpty && $0.allSatisfy { (0x30...0x39).contains($0) }
                 }),
-                let seqNum = UInt32(numbers[0]), let seqLen = UInt64(numbers[1]), seqNum >= 1,
-                seqLen >= 1
+                let seqNum = UInt32(Substring(numbers[0])),
+                let seqLen = UInt64(Substring(numbers[1])), seqNum >= 1, seqLen >= 1
             else {
                 throw FountainError(
                     .invalidSequence, "sequence component must be seqNum-seqLen, both from 1")
             }
             sequence = (seqNum, seqLen)
         }
+    }
+
+    private static func asciiLower(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 
     /// The Bytewords body decoded, refusing (before decoding) one longer than `maxBytes`.

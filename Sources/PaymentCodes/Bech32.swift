@@ -15,11 +15,11 @@ enum Bech32 {
     ) throws(PaymentCodeError)
         -> (hrp: String, data: [UInt8])
     {
-        let bytes = Array(text.utf8)
-        guard bytes.count <= maxLength else {
+        guard text.utf8.count <= maxLength else {
             throw PaymentCodeError(
                 .tooLarge, field: "bech32", "longer than \(maxLength) characters")
         }
+        let bytes = Array(text.utf8)
         let hasLower = bytes.contains { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
         let hasUpper = bytes.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
         guard !(hasLower && hasUpper) else {

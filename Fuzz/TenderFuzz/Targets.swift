@@ -1,0 +1,15 @@
+/// Every target, by name.
+enum Targets {
+    static let all: [FuzzTarget] = [
+        EnvelopeTarget.envelope, EnvelopeTarget.cbor,
+        FramesTarget.frames, URTarget.ur,
+        PaymentCodesTarget.tenderURI, PaymentCodesTarget.paymentCodes,
+        ImageTarget.png, ImageTarget.pgm,
+    ]
+
+    static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
+
+    static var listing: String {
+        all.map { "\($0.name)\t\($0.summary)" }.joined(separator: "\n")
+    }
+}
