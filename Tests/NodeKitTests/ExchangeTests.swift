@@ -71,6 +71,8 @@ import Testing
         #expect(try alice.recordReceipt(receipt, now: node.clock.now()).state == .spent)
     }
 
+    /// The silent payee never answers: the exchange returns at its timeout (were it not
+    /// cancelled, `nextReceipt` would wait for ever and this test would not end).
     @Test func noReceiptWithinTheTimeoutLeavesItPendingAndStaleReceiptsAreSkipped() async throws {
         let alice = try node.fundedAlice([100, 100])
         let bob = try node.wallet(world.bobKey)
@@ -83,14 +85,12 @@ import Testing
 
         let silent = MemoryTransport(clock: node.clock, stale: [stale, [1, 2, 3]])
         let skipped = Counter()
-        let started = ContinuousClock.now
         let outcome = try await exchange(alice).pay(
             node.order(to: world.bob, 20, id: 2), key: world.aliceKey, via: silent,
             receiptTimeout: .milliseconds(200),
             events: { if case .skipped = $0 { skipped.add() } })
         #expect(outcome.record.state == .pending)
         #expect(skipped.value == 2)
-        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(await silent.finished)
     }
 
