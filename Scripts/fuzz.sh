@@ -178,7 +178,9 @@ generate_cli_seeds
 
 running=0
 for target in "${targets[@]}"; do
-    echo "fuzz.sh: $target (${runs:+$runs runs}${runs:-$seconds s}), log $scratch/logs/$target.log"
+    budget="$seconds s"
+    if [ -n "$runs" ]; then budget="$runs runs"; fi
+    echo "fuzz.sh: $target ($budget), log $scratch/logs/$target.log"
     run_target "$target" &
     running=$((running + 1))
     if [ "$running" -ge "$jobs" ]; then
