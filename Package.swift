@@ -35,6 +35,9 @@ let package = Package(
         // System calls: owned descriptors, EINTR retried with the failing call named, durable
         // atomic writes, secure wipes. The one place Tender talks to the kernel's file API.
         .target(name: "Posix", swiftSettings: strict),
+        // D-Bus on libdbus: one thread owns the connection; calls, signals and exported
+        // objects as Swift concurrency.
+        .target(name: "DBus", dependencies: ["CDBus", "Posix"], swiftSettings: strict),
         // Thin owner of the libsecp256k1 context.
         .target(name: "Secp256k1", dependencies: ["CSecp256k1", "Posix"], swiftSettings: strict),
         // Pure encodings: hex, keccak-256, deterministic CBOR, EIP-712 typed-data hashing.
@@ -118,6 +121,9 @@ let package = Package(
 
         .testTarget(
             name: "PosixTests", dependencies: ["Posix", "TenderTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "DBusTests", dependencies: ["DBus", "Posix", "TenderTestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "Secp256k1Tests", dependencies: ["Secp256k1"], swiftSettings: strict),
         .testTarget(
             name: "CodecsTests", dependencies: ["Codecs", "TenderTestSupport"],

@@ -1,0 +1,73 @@
+import DBus
+import Foundation
+import TenderTestSupport
+
+/// A dbus-daemon of the test's own, on a socket in a temporary folder, stopped when dropped.
+/// Its policy lets anyone own and call anything, except what the access tests need refused.
+final class PrivateBus: Sendable {
+    let address: String
+    let folder: TemporaryDirectory
+    private let daemon: Process
+
+    init() throws {
+        folder = try TemporaryDirectory("tender-dbus")
+        let socket = folder.file("bus")
+        let config = folder.file("bus.conf")
+        try """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:path=\(socket)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow user="*"/>
+            <allow own="*"/>
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <deny send_destination="org.example.Guarded" send_interface="org.example.Secret"/>
+          </policy>
+        </busconfig>
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        daemon.arguments = ["--config-file=\(config)", "--nofork", "--nopidfile", "--nosyslog"]
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        address = "unix:path=\(socket)"
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) {
+            usleep(10_000)
+        }
+    }
+
+    func connect() async throws -> BusConnection { try await BusConnection.connect(to: address) }
+
+    /// Stops the daemon: every connection to it is cut.
+    func stop() {
+        // dbus-daemon does not end on SIGTERM.
+        if daemon.isRunning {
+            kill(daemon.processIdentifier, SIGKILL)
+            daemon.waitUntilExit()
+        }
+    }
+
+    deinit {
+        stop()
+        folder.remove()
+    }
+
+    /// Runs busctl (systemd's independent D-Bus client) against this bus; its standard output.
+    func busctl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/busctl")
+        process.arguments = ["--address=\(address)"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
