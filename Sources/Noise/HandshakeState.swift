@@ -55,13 +55,16 @@ public struct HandshakeState: ~Copyable, Sendable {
         presetEphemeral = ephemeral
         symmetric = SymmetricState(protocolName: pattern.protocolName)
         symmetric.mixHash(prologue)
-        if pattern.responderStaticIsPremessage {
-            let responderStatic = role == .initiator ? remoteStaticKey! : localStatic.publicKey
+        // IK's pre-message `<- s`: both sides hash the responder's static key first.
+        if pattern.responderStaticIsPremessage,
+            let responderStatic = role == .initiator ? remoteStaticKey : localStatic.publicKey
+        {
             symmetric.mixHash(Array(responderStatic.rawRepresentation))
         }
     }
 
-    /// Write, read, or finished (then `finish()`).
+    /// Write, read, or finished (then `finish()`). After a failure every call throws
+    /// `.closed`, whatever this says.
     public var nextStep: HandshakeStep {
         guard messageIndex < pattern.messages.count else { return .finished }
         return (messageIndex % 2 == 0) == (role == .initiator) ? .write : .read
