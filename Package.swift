@@ -51,6 +51,11 @@ let package = Package(
             name: "Fountain",
             dependencies: ["Codecs", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),
+        // Encrypted sessions: the Noise Protocol Framework (XX and IK over 25519, ChaChaPoly,
+        // SHA256) and SecureChannel's records for messages of any size. Pure, no I/O.
+        .target(
+            name: "Noise", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
         // QR adapter: libqrencode out, libzbar in, renderers (terminal, PNG, SVG, PDF, ESC/POS).
         .target(
             name: "QR", dependencies: ["CQREncode", "CZBar", "CZlib"],
@@ -160,6 +165,9 @@ let package = Package(
         .testTarget(
             name: "FountainTests", dependencies: ["Fountain", "TenderTestSupport"],
             exclude: ["Referee"], swiftSettings: strict),
+        .testTarget(
+            name: "NoiseTests", dependencies: ["Noise", "Codecs", "TenderTestSupport"],
+            exclude: ["Referee", "Vectors"], swiftSettings: strict),
         .testTarget(
             name: "QRTests", dependencies: ["QR", "Fountain", "TenderTestSupport"],
             exclude: ["Referee"],
