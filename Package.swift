@@ -38,6 +38,9 @@ let package = Package(
         // D-Bus on libdbus: one thread owns the connection; calls, signals and exported
         // objects as Swift concurrency.
         .target(name: "DBus", dependencies: ["CDBus", "Posix"], swiftSettings: strict),
+        // BlueZ over D-Bus, typed: session, adapters, discovery, devices, GATT (central and
+        // peripheral), advertisements; errors a person can act on.
+        .target(name: "BlueZ", dependencies: ["DBus"], swiftSettings: strict),
         // Thin owner of the libsecp256k1 context.
         .target(name: "Secp256k1", dependencies: ["CSecp256k1", "Posix"], swiftSettings: strict),
         // Pure encodings: hex, keccak-256, deterministic CBOR, EIP-712 typed-data hashing.

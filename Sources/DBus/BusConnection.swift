@@ -194,7 +194,7 @@ enum Bus {
 public final class Registration: Sendable {
     private let undo: Mutex<(@Sendable () -> Void)?>
 
-    init(_ undo: @escaping @Sendable () -> Void) { self.undo = Mutex(undo) }
+    public init(_ undo: @escaping @Sendable () -> Void) { self.undo = Mutex(undo) }
 
     public func cancel() {
         let action = undo.withLock { action in
