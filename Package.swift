@@ -120,6 +120,10 @@ let package = Package(
             name: "TenderFuzz",
             dependencies: ["Tender", "Codecs", "Fountain", "PaymentCodes", "QR"],
             path: "Fuzz/TenderFuzz", swiftSettings: strict),
+        // The BLE lab's probe of the D-Bus and BlueZ layers and of the raw GATT rates.
+        .executableTarget(
+            name: "BLEProbe", dependencies: ["BlueZ", "DBus"], path: "Benchmarks/BLEProbe",
+            swiftSettings: strict),
         .executableTarget(
             name: "TenderBenchmarks",
             dependencies: [
