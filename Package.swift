@@ -41,6 +41,9 @@ let package = Package(
         // BlueZ over D-Bus, typed: session, adapters, discovery, devices, GATT (central and
         // peripheral), advertisements; errors a person can act on.
         .target(name: "BlueZ", dependencies: ["DBus"], swiftSettings: strict),
+        // The payment conversation inside a Noise session (XX or IK), over any message link:
+        // hello with the request, offer with the payment, answer with the receipt. Pure.
+        .target(name: "PaymentSession", dependencies: ["Noise", "Codecs"], swiftSettings: strict),
         // Thin owner of the libsecp256k1 context.
         .target(name: "Secp256k1", dependencies: ["CSecp256k1", "Posix"], swiftSettings: strict),
         // Pure encodings: hex, keccak-256, deterministic CBOR, EIP-712 typed-data hashing.
@@ -135,6 +138,9 @@ let package = Package(
             name: "PosixTests", dependencies: ["Posix", "TenderTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "DBusTests", dependencies: ["DBus", "Posix", "TenderTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "PaymentSessionTests", dependencies: ["PaymentSession", "Noise"],
             swiftSettings: strict),
         .testTarget(name: "Secp256k1Tests", dependencies: ["Secp256k1"], swiftSettings: strict),
         .testTarget(

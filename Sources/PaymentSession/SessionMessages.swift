@@ -1,0 +1,188 @@
+import Codecs
+
+/// What travels inside an encrypted session (Docs/PROTOCOL.md §10): deterministic CBOR maps
+/// with small integer keys. Every envelope inside is checked by the wallet as if it came from
+/// a file; the session only carries them.
+public enum SessionMessages {
+    /// At most this many evidence envelopes in one message, each at most `maxEvidenceBytes`, so a
+    /// hello always fits in one handshake message.
+    public static let maxEvidenceItems = 16
+    public static let maxEvidenceBytes = 3 * 1024
+    /// The largest envelope a message carries: the wire format's own cap (1 MiB).
+    public static let maxEnvelopeBytes = 1 << 20
+    /// The largest session message: an envelope, the evidence and their CBOR framing.
+    public static let maxMessageBytes =
+        maxEnvelopeBytes + maxEvidenceItems * (maxEvidenceBytes + 8) + 64
+
+    static let decoding = CBORDecodingOptions(
+        maxInputBytes: maxMessageBytes, maxDepth: 4, maxCollectionCount: maxEvidenceItems + 4,
+        maxStringBytes: maxEnvelopeBytes)
+}
+
+/// The payee's opening: its current request and the double-spend evidence it holds.
+public struct Hello: Sendable, Equatable {
+    /// A `request` envelope.
+    public var request: [UInt8]
+    public var evidence: [[UInt8]]
+
+    public init(request: [UInt8], evidence: [[UInt8]] = []) {
+        self.request = request
+        self.evidence = evidence
+    }
+
+    var cbor: CBOR {
+        .map([CBOR.Entry(.unsigned(1), .bytes(request)), evidenceEntry(evidence)])
+    }
+
+    init(_ cbor: CBOR) throws(SessionError) {
+        request = try field(cbor, 1, "request").bytes("request")
+        evidence = try evidenceList(cbor)
+        try onlyKeys(cbor, [1, 2], in: "hello")
+    }
+}
+
+/// The payer's turn: a payment (or the same payment again, to settle one in doubt), or a
+/// refusal to pay what the request asks, and the evidence it holds.
+public struct Offer: Sendable, Equatable {
+    public enum Content: Sendable, Equatable {
+        /// A `payment` envelope.
+        case payment([UInt8])
+        /// The payer will not pay (and says why); the session ends.
+        case decline(String)
+    }
+
+    public var content: Content
+    public var evidence: [[UInt8]]
+
+    public init(_ content: Content, evidence: [[UInt8]] = []) {
+        self.content = content
+        self.evidence = evidence
+    }
+
+    var cbor: CBOR {
+        let first: CBOR.Entry
+        switch content {
+        case .payment(let bytes): first = CBOR.Entry(.unsigned(1), .bytes(bytes))
+        case .decline(let reason): first = CBOR.Entry(.unsigned(3), .text(reason))
+        }
+        return .map([first, evidenceEntry(evidence)])
+    }
+
+    init(_ cbor: CBOR) throws(SessionError) {
+        switch (cbor[.unsigned(1)], cbor[.unsigned(3)]) {
+        case (let payment?, nil): content = .payment(try payment.bytes("payment"))
+        case (nil, let reason?): content = .decline(try reason.text("decline", max: 256))
+        default:
+            throw SessionError.malformed(
+                "an offer holds a payment or a decline, not both or neither")
+        }
+        evidence = try evidenceList(cbor)
+        try onlyKeys(cbor, [1, 2, 3], in: "offer")
+    }
+}
+
+/// The payee's answer to an offer: its signed receipt, or why it refused.
+public struct Answer: Sendable, Equatable {
+    public enum Content: Sendable, Equatable {
+        /// A `receipt` envelope.
+        case receipt([UInt8])
+        /// A stable code (NodeError's) and a reason a person can read.
+        case refused(code: String, reason: String)
+    }
+
+    public var content: Content
+    public var evidence: [[UInt8]]
+
+    public init(_ content: Content, evidence: [[UInt8]] = []) {
+        self.content = content
+        self.evidence = evidence
+    }
+
+    var cbor: CBOR {
+        let first: CBOR.Entry
+        switch content {
+        case .receipt(let bytes): first = CBOR.Entry(.unsigned(1), .bytes(bytes))
+        case .refused(let code, let reason):
+            first = CBOR.Entry(
+                .unsigned(3),
+                .map([
+                    CBOR.Entry(.unsigned(1), .text(code)), CBOR.Entry(.unsigned(2), .text(reason)),
+                ]))
+        }
+        return .map([first, evidenceEntry(evidence)])
+    }
+
+    init(_ cbor: CBOR) throws(SessionError) {
+        switch (cbor[.unsigned(1)], cbor[.unsigned(3)]) {
+        case (let receipt?, nil): content = .receipt(try receipt.bytes("receipt"))
+        case (nil, let refusal?):
+            content = .refused(
+                code: try field(refusal, 1, "refusal code").text("refusal code", max: 64),
+                reason: try field(refusal, 2, "refusal reason").text("refusal reason", max: 1024))
+        default:
+            throw SessionError.malformed(
+                "an answer holds a receipt or a refusal, not both or neither")
+        }
+        evidence = try evidenceList(cbor)
+        try onlyKeys(cbor, [1, 2, 3], in: "answer")
+    }
+}
+
+// MARK: - Field helpers
+
+private func evidenceEntry(_ evidence: [[UInt8]]) -> CBOR.Entry {
+    CBOR.Entry(.unsigned(2), .array(evidence.map(CBOR.bytes)))
+}
+
+private func evidenceList(_ cbor: CBOR) throws(SessionError) -> [[UInt8]] {
+    guard let items = cbor[.unsigned(2)]?.arrayValue else {
+        throw SessionError.malformed("the evidence list (key 2) is missing")
+    }
+    guard items.count <= SessionMessages.maxEvidenceItems else {
+        throw SessionError.malformed(
+            "\(items.count) evidence items, at most \(SessionMessages.maxEvidenceItems)")
+    }
+    var list: [[UInt8]] = []
+    for item in items {
+        let bytes = try item.bytes("evidence")
+        guard bytes.count <= SessionMessages.maxEvidenceBytes else {
+            throw SessionError.malformed("an evidence item of \(bytes.count) bytes")
+        }
+        list.append(bytes)
+    }
+    return list
+}
+
+private func field(_ cbor: CBOR, _ key: UInt64, _ name: String) throws(SessionError) -> CBOR {
+    guard let value = cbor[.unsigned(key)] else {
+        throw SessionError.malformed("\(name) (key \(key)) is missing")
+    }
+    return value
+}
+
+private func onlyKeys(_ cbor: CBOR, _ keys: Set<UInt64>, in what: String) throws(SessionError) {
+    guard let entries = cbor.mapEntries else {
+        throw SessionError.malformed("\(what) is not a map")
+    }
+    for entry in entries {
+        guard let key = entry.key.unsignedValue, keys.contains(key) else {
+            throw SessionError.malformed("\(what) has an unknown key")
+        }
+    }
+}
+
+extension CBOR {
+    fileprivate func bytes(_ name: String) throws(SessionError) -> [UInt8] {
+        guard let bytes = bytesValue else {
+            throw SessionError.malformed("\(name) is not a byte string")
+        }
+        return bytes
+    }
+
+    fileprivate func text(_ name: String, max: Int) throws(SessionError) -> String {
+        guard let text = textValue, text.utf8.count <= max else {
+            throw SessionError.malformed("\(name) is not text of at most \(max) bytes")
+        }
+        return text
+    }
+}
