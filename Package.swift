@@ -62,6 +62,9 @@ let package = Package(
         .target(
             name: "Noise", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),
+        // Bluetooth LE link framing: fragments, bounded reassembly, windowed delivery over
+        // datagrams (ATT), message framing over L2CAP packet channels. Pure: no I/O, no clock.
+        .target(name: "Link", swiftSettings: strict),
         // QR adapter: libqrencode out, libzbar in, renderers (terminal, PNG, SVG, PDF, ESC/POS).
         .target(
             name: "QR", dependencies: ["CQREncode", "CZBar", "CZlib"],
@@ -121,7 +124,7 @@ let package = Package(
         // that replays inputs (regressions); Scripts/fuzz.sh builds it with -sanitize=fuzzer.
         .executableTarget(
             name: "TenderFuzz",
-            dependencies: ["Tender", "Codecs", "Fountain", "PaymentCodes", "QR"],
+            dependencies: ["Tender", "Codecs", "Fountain", "PaymentCodes", "QR", "Link"],
             path: "Fuzz/TenderFuzz", swiftSettings: strict),
         // The BLE lab's probe of the D-Bus and BlueZ layers and of the raw GATT rates.
         .executableTarget(
@@ -181,6 +184,8 @@ let package = Package(
         .testTarget(
             name: "NoiseTests", dependencies: ["Noise", "Codecs", "TenderTestSupport"],
             exclude: ["Referee", "Vectors"], swiftSettings: strict),
+        .testTarget(
+            name: "LinkTests", dependencies: ["Link", "TenderTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "QRTests", dependencies: ["QR", "Fountain", "TenderTestSupport"],
             exclude: ["Referee"],
