@@ -44,6 +44,12 @@ let package = Package(
         // The payment conversation inside a Noise session (XX or IK), over any message link:
         // hello with the request, offer with the payment, answer with the receipt. Pure.
         .target(name: "PaymentSession", dependencies: ["Noise", "Codecs"], swiftSettings: strict),
+        // Payments nearby over Bluetooth LE: Tender's GATT profile, links over GATT, the payee
+        // service and the payer's client.
+        .target(
+            name: "Bluetooth",
+            dependencies: ["BlueZ", "DBus", "Link", "Noise", "PaymentSession", "Posix"],
+            swiftSettings: strict),
         // Thin owner of the libsecp256k1 context.
         .target(name: "Secp256k1", dependencies: ["CSecp256k1", "Posix"], swiftSettings: strict),
         // Pure encodings: hex, keccak-256, deterministic CBOR, EIP-712 typed-data hashing.
@@ -128,7 +134,8 @@ let package = Package(
             path: "Fuzz/TenderFuzz", swiftSettings: strict),
         // The BLE lab's probe of the D-Bus and BlueZ layers and of the raw GATT rates.
         .executableTarget(
-            name: "BLEProbe", dependencies: ["BlueZ", "DBus"], path: "Benchmarks/BLEProbe",
+            name: "BLEProbe", dependencies: ["BlueZ", "Bluetooth", "DBus", "Link"],
+            path: "Benchmarks/BLEProbe",
             swiftSettings: strict),
         .executableTarget(
             name: "TenderBenchmarks",

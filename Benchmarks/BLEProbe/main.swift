@@ -164,6 +164,8 @@ do {
     switch CommandLine.arguments.dropFirst().first {
     case "peripheral": try await runPeripheral()
     case "central": try await runCentral()
+    case "link-peripheral": try await runLinkPeripheral()
+    case "link-central": try await runLinkCentral()
     default: fail("usage: BLEProbe peripheral|central [--adapter hciN] [--bytes N] [--modes …]")
     }
 } catch { fail("\(error)") }

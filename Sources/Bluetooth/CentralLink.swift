@@ -1,0 +1,190 @@
+import BlueZ
+import DBus
+import Link
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The payer's end of a link to a payee over GATT: datagrams written to rx (through the
+/// socket AcquireWrite gives, or WriteValue without response), the payee's datagrams read
+/// from tx notifications; windowed delivery with acknowledgements (the Link module) on top.
+public actor CentralLink {
+    private var link: DatagramLink
+    private let rx: RemoteCharacteristic
+    private let socket: UnixFD?
+    private var inbox: [[UInt8]] = []
+    private var receivers: [CheckedContinuation<Result<[UInt8], BluetoothError>, Never>] = []
+    private var sending:
+        (id: UInt16, done: CheckedContinuation<Result<Void, BluetoothError>, Never>)?
+    private var failure: BluetoothError?
+    private var listener: Task<Void, Never>?
+    private var ticker: Task<Void, Never>?
+    /// Datagrams written, for the figures (bytes on air per payment).
+    public private(set) var bytesWritten = 0
+    public private(set) var bytesRead = 0
+
+    /// Opens a link over the payee's rx and tx characteristics.
+    public static func open(
+        rx: RemoteCharacteristic, tx: RemoteCharacteristic,
+        configuration: LinkConfiguration = .standard
+    ) async throws(BluetoothError) -> CentralLink {
+        let notifications = try await tx.notifications()
+        // The acquired socket skips a D-Bus round trip per datagram; BlueZ may not offer it.
+        let socket = try? await rx.acquireWrite().socket
+        if let socket {
+            _ = fcntl(socket.rawValue, F_SETFL, fcntl(socket.rawValue, F_GETFL) | O_NONBLOCK)
+        }
+        let link: DatagramLink
+        do {
+            link = try DatagramLink(
+                id: UInt32.random(in: 1...UInt32.max), configuration: configuration)
+        } catch {
+            throw BluetoothError(.bluez, "link configuration: \(error)")
+        }
+        let central = CentralLink(link: link, rx: rx, socket: socket)
+        await central.start(notifications)
+        return central
+    }
+
+    private init(link: DatagramLink, rx: RemoteCharacteristic, socket: UnixFD?) {
+        self.link = link
+        self.rx = rx
+        self.socket = socket
+    }
+
+    private func start(_ notifications: AsyncStream<[UInt8]>) {
+        listener = Task { [weak self] in
+            for await datagram in notifications {
+                guard let self else { return }
+                await self.take(datagram)
+            }
+            await self?.fail(
+                BluetoothError(.notConnected, "the payee's notifications stopped (link lost)"))
+        }
+        ticker = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let self else { return }
+                let wait = await self.tick()
+                try? await Task.sleep(for: wait)
+            }
+        }
+    }
+
+    /// Whether datagrams go through an acquired socket (else WriteValue).
+    public var usesAcquiredSocket: Bool { socket != nil }
+
+    /// Sends one message and returns once the payee acknowledged all of it.
+    public func send(_ message: [UInt8]) async throws(BluetoothError) {
+        if let failure { throw failure }
+        let datagrams: [[UInt8]]
+        do { datagrams = try link.send(message, now: linkNow()) } catch {
+            throw BluetoothError(.bluez, "link: \(error)")
+        }
+        let id = link.messageInFlight ?? 0
+        let result = await withCheckedContinuation { continuation in
+            sending = (id, continuation)
+            Task { await self.write(datagrams) }
+        }
+        try result.get()
+    }
+
+    /// The next message from the payee, or a failure after `timeout`.
+    public func receive(timeout: Duration) async throws(BluetoothError) -> [UInt8] {
+        if !inbox.isEmpty { return inbox.removeFirst() }
+        if let failure { throw failure }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled else { return }
+            await self?.expireReceivers(after: timeout)
+        }
+        defer { timer.cancel() }
+        let result = await withCheckedContinuation { receivers.append($0) }
+        return try result.get()
+    }
+
+    /// Closes the link (the payee forgets it) and stops listening.
+    public func close(_ reason: CloseReason = .done) async {
+        let frame = link.close(reason)
+        await write([frame])
+        fail(BluetoothError(.notConnected, "the link is closed"))
+        listener?.cancel()
+        ticker?.cancel()
+    }
+
+    // MARK: - Driving the link
+
+    private func take(_ datagram: [UInt8]) async {
+        bytesRead += datagram.count
+        await process(link.receive(datagram, now: linkNow()))
+    }
+
+    /// Runs timers; returns how long to sleep before the next look.
+    private func tick() async -> Duration {
+        await process(link.tick(now: linkNow()))
+        guard let deadline = link.nextDeadline else { return .milliseconds(200) }
+        return max(.milliseconds(5), min(.milliseconds(200), deadline - linkNow()))
+    }
+
+    private func process(_ events: LinkEvents) async {
+        if !events.datagrams.isEmpty { await write(events.datagrams) }
+        for message in events.delivered {
+            if receivers.isEmpty {
+                inbox.append(message.bytes)
+            } else {
+                receivers.removeFirst().resume(returning: .success(message.bytes))
+            }
+        }
+        if let sending, events.acknowledged.contains(sending.id) {
+            self.sending = nil
+            sending.done.resume(returning: .success(()))
+        }
+        for error in events.errors {
+            if case .retriesExhausted = error {
+                fail(BluetoothError(.timedOut, "the payee stopped acknowledging (\(error))"))
+            }
+        }
+        if let reason = events.closed {
+            fail(BluetoothError(.notConnected, "the payee closed the link (\(reason))"))
+        }
+    }
+
+    private func write(_ datagrams: [[UInt8]]) async {
+        for datagram in datagrams {
+            bytesWritten += datagram.count
+            if let socket {
+                while true {
+                    let written = datagram.withUnsafeBytes {
+                        Glibc.write(socket.rawValue, $0.baseAddress, $0.count)
+                    }
+                    if written >= 0 || (errno != EAGAIN && errno != EINTR) { break }
+                    try? await Task.sleep(for: .milliseconds(2))
+                }
+            } else {
+                // A lost datagram is the window's to resend; the error itself says nothing more.
+                try? await rx.write(datagram, kind: .command)
+            }
+        }
+    }
+
+    private func expireReceivers(after timeout: Duration) {
+        let waiting = receivers
+        receivers = []
+        for receiver in waiting {
+            receiver.resume(
+                returning: .failure(
+                    BluetoothError(.timedOut, "no message from the payee within \(timeout)")))
+        }
+    }
+
+    private func fail(_ error: BluetoothError) {
+        if failure == nil { failure = error }
+        let waiting = receivers
+        receivers = []
+        for receiver in waiting { receiver.resume(returning: .failure(error)) }
+        if let sending {
+            self.sending = nil
+            sending.done.resume(returning: .failure(error))
+        }
+    }
+}
