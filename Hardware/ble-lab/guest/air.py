@@ -12,6 +12,11 @@
                  seconds, then delivered in order: a link that stops moving, then recovers.
   air.py control CONTROL_SOCKET cut|stall SECONDS
       Asks the relay; prints its answer.
+  Advertising heard again: btvirt sends an advertising report only when scanning (or
+      advertising) is switched on, where a real radio hears an advertiser at every interval.
+      While B's host scans, the relay switches B's scanning off and on again every
+      BLE_LAB_AIR_REPORTS seconds (default 1; 0: never, btvirt's own behaviour), so a report
+      lost while discovery was starting, or hidden by a cut, comes again as it would on air.
 
 Why here: btvirt has no radio model. It ends links only when one host asks (HCI Disconnect),
 and drops them silently when a controller goes away (a restarted relay, an HCI Reset), which
@@ -19,6 +24,7 @@ leaves the other host with a link that never ends. So a cut is made of what a re
 would report: a Disconnection Complete (0x08) on both sides (an HCI Disconnect injected on B's
 controller, whose Command Status B's host must not see), then a deaf B until the air is back.
 """
+import collections
 import os
 import select
 import socket
@@ -31,7 +37,9 @@ H4_HEADER = {0x01: 3, 0x02: 4, 0x03: 3, 0x04: 2, 0x05: 4}  # command, ACL, SCO, 
 EVT_DISCONNECT_COMPLETE, EVT_COMMAND_STATUS, EVT_LE_META = 0x05, 0x0F, 0x3E
 LE_CONN_COMPLETE, LE_ENHANCED_CONN_COMPLETE = 0x01, 0x0A
 LE_ADVERTISING_REPORTS = (0x02, 0x0B, 0x0D)  # legacy, direct, extended
+EVT_COMMAND_COMPLETE = 0x0E
 OP_DISCONNECT, OP_LE_CREATE_CONN, OP_LE_EXT_CREATE_CONN = 0x0406, 0x200D, 0x2043
+OP_LE_SET_SCAN_ENABLE = 0x200C
 NOBODY = bytes([0x0E, 0xDE, 0xFA, 0xCE, 0xAD, 0xDE])  # an address no btvirt controller has
 
 
@@ -85,9 +93,19 @@ class Air:
     def __init__(self, controller, serial):
         self.controller, self.serial = controller, serial  # socket to btvirt, fd of ttyS1
         self.links = set()  # connection handles open on B's controller
-        self.swallow = 0  # Command Status events owed to commands we injected
+        # Every command given to the controller, in order: (opcode, injected). btvirt answers
+        # them in order, so the answer (Command Complete or Status) to one we injected is known
+        # and kept from B's host, which never sent it.
+        self.outstanding = collections.deque()
+        self.scan = None  # B's host's last LE Set Scan Enable parameters
         self.cut_until = self.stall_until = 0.0
         self.held_to_controller, self.held_to_host = [], []
+        self.report_every = float(os.environ.get('BLE_LAB_AIR_REPORTS', '1'))
+        self.next_report = time.monotonic() + self.report_every
+
+    def command(self, opcode, params, injected):
+        self.outstanding.append((opcode, injected))
+        self.controller.sendall(bytes([0x01, opcode & 0xFF, opcode >> 8, len(params)]) + bytes(params))
 
     def cut(self):
         return time.monotonic() < self.cut_until
@@ -104,12 +122,15 @@ class Air:
                 return
             if self.cut():
                 return
-        if kind == 0x01 and self.cut():
+        if kind == 0x01:
             opcode = packet[1] | packet[2] << 8
             offset = {OP_LE_CREATE_CONN: 4 + 6, OP_LE_EXT_CREATE_CONN: 4 + 3}.get(opcode)
-            if offset is not None:  # out of range: aim the attempt at nobody, so it fails
+            if offset is not None and self.cut():  # out of range: aim at nobody, so it fails
                 packet = packet[:offset] + NOBODY + packet[offset + 6:]
                 log('connection attempt during the cut: made to fail')
+            if opcode == OP_LE_SET_SCAN_ENABLE:
+                self.scan = packet[4:6]
+            self.outstanding.append((opcode, False))
         self.controller.sendall(packet)
 
     # B's controller -> B's host
@@ -129,9 +150,13 @@ class Air:
         """Tracks links; returns False for an event B's host must not see."""
         if code == EVT_DISCONNECT_COMPLETE and params[0] == 0:
             self.links.discard(params[1] | params[2] << 8)
-        elif code == EVT_COMMAND_STATUS and self.swallow and (params[2] | params[3] << 8) == OP_DISCONNECT:
-            self.swallow -= 1
-            return False
+        elif code in (EVT_COMMAND_COMPLETE, EVT_COMMAND_STATUS):
+            at = 1 if code == EVT_COMMAND_COMPLETE else 2
+            opcode = params[at] | params[at + 1] << 8
+            for entry in self.outstanding:
+                if entry[0] == opcode:
+                    self.outstanding.remove(entry)
+                    return not entry[1]
         elif code == EVT_LE_META:
             sub = params[0]
             if sub in (LE_CONN_COMPLETE, LE_ENHANCED_CONN_COMPLETE) and params[1] == 0:
@@ -145,8 +170,7 @@ class Air:
     def start_cut(self, seconds):
         ended = sorted(self.links)
         for handle in ended:  # HCI Disconnect, reason 0x08: btvirt tells both hosts
-            self.controller.sendall(bytes([0x01, 0x06, 0x04, 0x03, handle & 0xFF, handle >> 8, 0x08]))
-            self.swallow += 1
+            self.command(OP_DISCONNECT, [handle & 0xFF, handle >> 8, 0x08], injected=True)
         self.cut_until = time.monotonic() + seconds
         return 'cut for %g s; links ended (reason 0x08): %s' % (
             seconds, ', '.join('0x%04x' % h for h in ended) or 'none')
@@ -161,6 +185,10 @@ class Air:
         if self.cut_until and now >= self.cut_until:
             self.cut_until = 0.0
             log('cut over: the air is back')
+            self.next_report = now
+        if self.report_every and now >= self.next_report:
+            self.next_report = now + self.report_every
+            self.hear_advertisers()
         if self.stall_until and now >= self.stall_until:
             self.stall_until = 0.0
             up, down = self.held_to_controller, self.held_to_host
@@ -170,8 +198,14 @@ class Air:
             for packet in down:
                 write_all(self.serial, packet)
             log('stall over: %d + %d held ACL packets delivered' % (len(up), len(down)))
-        ends = [t - now for t in (self.cut_until, self.stall_until) if t]
+        ends = [t - now for t in (self.cut_until, self.stall_until, self.report_every and self.next_report) if t]
         return max(min(ends), 0.01) if ends else None
+
+    def hear_advertisers(self):
+        """Scanning off and on again: btvirt then reports every advertiser in range to B."""
+        if self.scan and self.scan[0] == 1 and not self.cut():
+            self.command(OP_LE_SET_SCAN_ENABLE, [0, self.scan[1]], injected=True)
+            self.command(OP_LE_SET_SCAN_ENABLE, [1, self.scan[1]], injected=True)
 
 
 def write_all(fd, data):
