@@ -31,14 +31,16 @@
 #   central()      run on VM B (required); its exit status is the verdict.
 #   BLE_READY=TEXT optional: A's output must contain TEXT before central() starts.
 #   BLE_TIMEOUT=S  optional: seconds for the scenario (default $BLE_LAB_SCENARIO_TIMEOUT).
-#   prepare()      optional: run on the host before the boot, with BLE_SHARED set (to make
-#                  wallets, notes, ...); both VMs see what it leaves there.
+#   prepare()      optional: run on the host just before the scenario starts, with BLE_SHARED
+#                  and TENDER set (to make wallets, notes, ...); both VMs see what it leaves
+#                  there. Its output goes to BLE_SHARED/prepare.log.
 # Scenario code runs with these variables, and the helpers of Hardware/ble-lab/lib/lab.sh
 # (lab_signal, lab_wait, lab_fault, lab_log; Python: Hardware/ble-lab/lib/blelab.py):
 #   BLE_ROLE A or B          BLE_ADAPTER hci0            BLE_SCENARIO name (file name less .sh)
 #   BLE_WORK  a fresh folder of this VM's own (tmpfs: fine for SQLite, lost at the end)
 #   BLE_SHARED a per-scenario folder both VMs and the host share (kept with the results)
 #   BLE_OUT   the scenario's results folder     BLE_SCENARIO_DIR the scenario file's folder
+#   BLE_BOOT  1, or 2 in the retry boot
 #   TENDER    the tender binary given to the lab (may be empty)
 #   BLE_LAB_HOME this folder (Hardware/ble-lab); PYTHONPATH includes its lib/
 # Faults a scenario can ask for from either VM (lab_fault; performed by the target VM's agent,
@@ -269,7 +271,6 @@ run_boot() { # run_boot N SCENARIO_FILE...
     shift
     local boot=$results/boot$n
     mkdir -p "$boot/ctl" "$boot/requests/A" "$boot/requests/B"
-    local quote
     quote() { printf '%q' "$1"; }
     {
         echo "LAB_HOME=$(quote "$here")"
@@ -332,13 +333,20 @@ run_boot() { # run_boot N SCENARIO_FILE...
             echo "A=$rc_a B=$rc_b" >"$boot/$name/verdict"
         else
             outcome[$name#$n]=hung
-            echo "hung: no verdict within $((timeout + 120)) s" >"$boot/$name/verdict"
+            if vms_alive; then
+                echo "hung: no verdict within $((timeout + 120)) s" >"$boot/$name/verdict"
+            else
+                echo "hung: a VM stopped (see $boot/console-A.log, console-B.log)" >"$boot/$name/verdict"
+            fi
             broken=$name
         fi
         seconds[$name#$n]=$(seconds_since "$started")
         say "boot $n: $name ${outcome[$name#$n]} in ${seconds[$name#$n]} s ($(cat "$boot/$name/verdict"); clean $(cat "$boot/ctl/$i.A.clean" 2>/dev/null || echo ?)/$(cat "$boot/ctl/$i.B.clean" 2>/dev/null || echo ?) s)"
     done
-    [ -n "$broken" ] && say "boot $n: $broken hung its boot; the scenarios after it did not run"
+    if [ -n "$broken" ]; then
+        say "boot $n: $broken broke the boot; the scenarios after it did not run"
+        tail -n 5 "$boot/console-A.log" "$boot/console-B.log" 2>/dev/null || true
+    fi
     touch "$boot/ctl/shutdown"
     wait_for_files $(($(date +%s) + 20)) "$boot/ctl/A.down" "$boot/ctl/B.down" || true
     stop_vms
@@ -360,7 +368,7 @@ prepare_scenario() { # prepare_scenario FILE SHARED: the scenario's optional hos
 
 show_failure() { # show_failure BOOT NAME: the verdict and the tails of the logs
     local dir=$results/boot$1/$2 log
-    echo "---- $2 (boot $1): $(cat "$dir/verdict" 2>/dev/null || echo 'no verdict')"
+    echo "---- $2 (boot $1): $(cat "$dir/verdict" 2>/dev/null || echo 'not run')"
     for log in A.log B.log faults.log A.bluetoothd.log B.bluetoothd.log; do
         [ -s "$dir/$log" ] || continue
         echo "-- $log (tail)"

@@ -199,7 +199,7 @@ stop_node() { # SIGTERM the node's process group, SIGKILL after 3 s
 node_running() { [ ! -e "$run/node.rc" ]; }
 
 export_scenario_environment() { # for node.sh and the helpers
-    export BLE_ROLE=$role BLE_ADAPTER=hci0 BLE_SCENARIO=$NAME BLE_SCENARIO_FILE=$FILE
+    export BLE_ROLE=$role BLE_ADAPTER=hci0 BLE_SCENARIO=$NAME BLE_SCENARIO_FILE=$FILE BLE_BOOT=$BOOT
     export BLE_SCENARIO_DIR BLE_OUT=$share/$NAME BLE_SHARED=$share/$NAME/shared
     BLE_SCENARIO_DIR=$(dirname "$FILE")
     export BLE_WORK=$run/work/$NAME BLE_BUS=$share/$NAME/bus BLE_REQUESTS=$share/requests
