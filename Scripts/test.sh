@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian machine if needed, builds, and runs every test: the Swift test suites,
-# then the camera lab (a real V4L2 device in a QEMU guest; see Hardware/camera-lab).
+# then the camera lab (a real V4L2 device in a QEMU guest; see Hardware/camera-lab), then the
+# BLE lab (two QEMU guests with real BlueZ; see Hardware/ble-lab).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/setup.sh
@@ -8,3 +9,4 @@ export TENDER_REFEREE_PYTHON="$PWD/.venv-referee/bin/python"
 swift build --build-tests
 swift test --skip-build 2>&1 | tee .build/test-output.txt
 TENDER="$PWD/.build/debug/tender" bash Tests/CameraLab/camera-tests.sh
+TENDER="$PWD/.build/debug/tender" bash Tests/BLELab/ble-tests.sh

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# End to end over Bluetooth LE between two real BlueZ stacks (Hardware/ble-lab: two QEMU guests,
+# btvirt as the air), one boot for every scenario in Tests/BLELab/scenarios/:
+#   smoke                     advertise, discover by service UUID, connect, notify, write, read
+#   fault-restart-bluetoothd  the peripheral survives its bluetoothd restarting and registers again
+#   fault-kill-peripheral     the peripheral's process is SIGKILLed and started again
+#   fault-air-cut             the air is cut for 6 s: both sides see the link end, then reconnect
+#   fault-air-stall           the air stalls 5 s: a write completes after it, the link stays up
+#   ceiling-gatt, ceiling-l2cap   the raw link's figures ("ble-ceiling: PATH RATE kB/s DELIVERED %")
+# A scenario is one file in that folder (see Hardware/ble-lab/run.sh for the interface); its
+# functions get TENDER (the binary below), BLE_WORK (a fresh folder of the VM's own) and
+# BLE_SHARED (a folder both VMs share). Failures are retried once in a fresh boot.
+#   TENDER=.build/debug/tender bash Tests/BLELab/ble-tests.sh [SCENARIO.sh ...]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+tender=${TENDER:-.build/debug/tender}
+if [ -x "$tender" ]; then export TENDER; TENDER=$(realpath "$tender"); else export TENDER=""; fi
+export BLE_LAB_DIR=${BLE_LAB_DIR:-$PWD/.ble-lab}
+if [ $# -eq 0 ]; then set -- Tests/BLELab/scenarios; fi
+# Prints progress, any retry with its log tails, the ceiling lines, the per-scenario table
+# (also $BLE_LAB_DIR/results/summary.tsv) and, last, "ble-lab: N passed, N failed, N retried".
+exec bash Hardware/ble-lab/run.sh "$@"
