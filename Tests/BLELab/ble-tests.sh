@@ -7,6 +7,8 @@
 #   fault-air-cut             the air is cut for 6 s: both sides see the link end, then reconnect
 #   fault-air-stall           the air stalls 5 s: a write completes after it, the link stays up
 #   ceiling-gatt, ceiling-l2cap   the raw link's figures ("ble-ceiling: PATH RATE kB/s DELIVERED %")
+#   swift-gatt, swift-link    Tender's D-Bus, BlueZ and link layers (Benchmarks/BLEProbe, built
+#                             beside tender) on the same air ("ble-probe: ...")
 # A scenario is one file in that folder (see Hardware/ble-lab/run.sh for the interface); its
 # functions get TENDER (the binary below), BLE_WORK (a fresh folder of the VM's own) and
 # BLE_SHARED (a folder both VMs share). Failures are retried once in a fresh boot.
