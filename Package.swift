@@ -48,7 +48,7 @@ let package = Package(
         // service and the payer's client.
         .target(
             name: "Bluetooth",
-            dependencies: ["BlueZ", "DBus", "Link", "Noise", "PaymentSession", "Posix"],
+            dependencies: ["BlueZ", "DBus", "Link", "NodeKit", "Noise", "PaymentSession", "Posix"],
             swiftSettings: strict),
         // Thin owner of the libsecp256k1 context.
         .target(name: "Secp256k1", dependencies: ["CSecp256k1", "Posix"], swiftSettings: strict),

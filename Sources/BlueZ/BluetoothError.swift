@@ -16,6 +16,8 @@ public struct BluetoothError: Error, Sendable, Equatable, CustomStringConvertibl
         case timedOut
         /// The device does not offer the service or characteristic asked for.
         case missingService
+        /// The peer broke the protocol (its session, frames or answers).
+        case peerMisbehaved
         /// Anything else BlueZ answered (its error name is in the message).
         case bluez
     }

@@ -156,6 +156,7 @@ public struct PaymentExchange: Sendable {
                     events(.accepted(received))
                     if once { break }
                 } catch {
+                    await source.refuse(error)
                     events(.refused(error))
                     if once { throw error }
                 }

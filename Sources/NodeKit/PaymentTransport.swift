@@ -36,5 +36,12 @@ public protocol PaymentSource: Sendable {
     func nextPayment() async throws(NodeError) -> [UInt8]?
     /// Returns the receipt for the payment `nextPayment` gave last.
     func reply(_ receipt: [UInt8]) async throws(NodeError)
+    /// Tells the payer the payment `nextPayment` gave last was refused, and why.
+    func refuse(_ error: NodeError) async
     func finish() async
+}
+
+extension PaymentSource {
+    /// A medium with no way back to the payer (a file) says nothing.
+    public func refuse(_ error: NodeError) async {}
 }

@@ -1,0 +1,236 @@
+import BlueZ
+import DBus
+import Link
+import NodeKit
+import Noise
+import PaymentSession
+
+/// The payee's Bluetooth service: Tender's GATT application and advertisement on one
+/// adapter, a link and a payment session per payer, and the payments they offer handed to
+/// the node's exchange one at a time (it is a `PaymentSource`). Payers are served side by
+/// side; a payer that breaks the protocol loses its link, the others go on.
+public actor NearbyPayee: PaymentSource {
+    /// What the payee offers now: the request envelope and the advertised tag.
+    public struct Offering: Sendable {
+        public var request: [UInt8]
+        /// A few bytes of the request for the advertisement (payers list them before connecting).
+        public var tag: [UInt8]
+
+        public init(request: [UInt8], tag: [UInt8]) {
+            self.request = request
+            self.tag = tag
+        }
+    }
+
+    /// What happened on the air, for a front end to show.
+    public enum Event: Sendable {
+        case ready(adapter: String, address: String)
+        case connected(link: UInt32)
+        case offered(link: UInt32)
+        case linkEnded(link: UInt32)
+        case refusedSession(link: UInt32, reason: String)
+        case restarted
+    }
+
+    private let bluetooth: BluetoothSession
+    private let adapter: Adapter
+    private let staticKey: NoisePrivateKey
+    private var offering: Offering
+    private let evidence: @Sendable () -> [[UInt8]]
+    private let onEvidence: @Sendable ([[UInt8]]) -> Void
+    private let onEvent: @Sendable (Event) -> Void
+    private let links: PeripheralLinks
+    private var sessions: [UInt32: SessionBox] = [:]
+    private var queue: [(link: UInt32, payment: [UInt8])] = []
+    private var waiting: CheckedContinuation<[UInt8]?, Never>?
+    private var current: UInt32?
+    private var registrations: [Registration] = []
+    private var application: GattApplication?
+    private var watcher: Task<Void, Never>?
+    private var finished = false
+
+    public init(
+        bluetooth: BluetoothSession, adapter: Adapter, staticKey: NoisePrivateKey,
+        offering: Offering, evidence: @escaping @Sendable () -> [[UInt8]],
+        onEvidence: @escaping @Sendable ([[UInt8]]) -> Void,
+        onEvent: @escaping @Sendable (Event) -> Void
+    ) throws(BluetoothError) {
+        self.bluetooth = bluetooth
+        self.adapter = adapter
+        self.staticKey = staticKey
+        self.offering = offering
+        self.evidence = evidence
+        self.onEvidence = onEvidence
+        self.onEvent = onEvent
+        do { links = try PeripheralLinks() } catch {
+            throw BluetoothError(.bluez, "link configuration: \(error)")
+        }
+    }
+
+    /// Publishes the service and advertises; re-publishes whenever bluetoothd restarts.
+    public func start() async throws(BluetoothError) {
+        try await publish()
+        let changes = try await bluetooth.bluetoothdChanges()
+        watcher = Task { [weak self] in
+            for await change in changes where change == .started {
+                try? await Task.sleep(for: .milliseconds(500))
+                try? await self?.republish()
+            }
+        }
+    }
+
+    /// A new request: payers that connect from now on get it.
+    public func offer(_ offering: Offering) async throws(BluetoothError) {
+        self.offering = offering
+        try await advertise()
+    }
+
+    private func republish() async throws(BluetoothError) {
+        await unpublish()
+        try await publish()
+        onEvent(.restarted)
+    }
+
+    private func publish() async throws(BluetoothError) {
+        try await adapter.powerOn()
+        let links = self.links
+        let request: @Sendable () async -> [UInt8] = { [weak self] in
+            await self?.offering.request ?? []
+        }
+        let application = GattApplication(
+            root: ObjectPath(checked: "/tender/payee"), service: TenderGATT.service,
+            characteristics: [
+                .init(
+                    uuid: TenderGATT.info, flags: ["read"],
+                    onRead: { _ in await request() }),
+                .init(
+                    uuid: TenderGATT.rx, flags: ["write", "write-without-response"],
+                    onWrite: { value, _ in await links.take(value) }),
+                .init(uuid: TenderGATT.tx, flags: ["notify"]),
+            ])
+        do { try await application.export(on: bluetooth.bus) } catch {
+            throw BluetoothError(error, doing: "exporting the payment service")
+        }
+        self.application = application
+        await links.start(
+            application: application,
+            onMessage: { [weak self] link, message in await self?.take(message, on: link) },
+            onClosed: { [weak self] link in await self?.forget(link) })
+        registrations.append(try await adapter.register(application))
+        try await advertise()
+        onEvent(.ready(adapter: adapter.name, address: try await adapter.address()))
+    }
+
+    private func advertise() async throws(BluetoothError) {
+        if registrations.count > 1 { registrations.removeLast().cancel() }
+        registrations.append(
+            try await adapter.advertise(
+                Advertisement(
+                    serviceUUIDs: [TenderGATT.service], localName: "tender",
+                    serviceData: [TenderGATT.service: offering.tag]),
+                at: ObjectPath(checked: "/tender/payee_advertisement")))
+    }
+
+    private func unpublish() async {
+        for registration in registrations { registration.cancel() }
+        registrations = []
+        await links.stop()
+        await application?.unexport()
+        application = nil
+    }
+
+    // MARK: - Sessions
+
+    private func take(_ message: [UInt8], on link: UInt32) async {
+        let box =
+            sessions[link]
+            ?? SessionBox(
+                PayeeSession(staticKey: staticKey, maxMessageBytes: SessionMessages.maxMessageBytes)
+            )
+        if sessions[link] == nil {
+            sessions[link] = box
+            onEvent(.connected(link: link))
+        }
+        let hello = Hello(request: offering.request, evidence: evidence())
+        let event: PayeeSession.Event
+        do { event = try box.session.receive(message, hello: { hello }) } catch {
+            onEvent(.refusedSession(link: link, reason: "\(error)"))
+            await end(link, reason: .protocolError)
+            return
+        }
+        switch event {
+        case .reply(let bytes): try? await links.send(bytes, on: link)
+        case .waiting: break
+        case .offer(let offer):
+            if !offer.evidence.isEmpty { onEvidence(offer.evidence) }
+            switch offer.content {
+            case .decline: await end(link, reason: .done)
+            case .payment(let payment):
+                onEvent(.offered(link: link))
+                if let waiting {
+                    self.waiting = nil
+                    current = link
+                    waiting.resume(returning: payment)
+                } else {
+                    queue.append((link, payment))
+                }
+            }
+        }
+    }
+
+    private func end(_ link: UInt32, reason: CloseReason) async {
+        await links.close(link, reason: reason)
+        forget(link)
+    }
+
+    private func forget(_ link: UInt32) {
+        guard sessions.removeValue(forKey: link) != nil else { return }
+        queue.removeAll { $0.link == link }
+        onEvent(.linkEnded(link: link))
+    }
+
+    private func answer(_ answer: Answer) async {
+        guard let link = current, let box = sessions[link] else { return }
+        current = nil
+        do { try await links.send(try box.session.answer(answer), on: link) } catch {
+            await end(link, reason: .protocolError)
+        }
+    }
+
+    // MARK: - PaymentSource
+
+    public func nextPayment() async throws(NodeError) -> [UInt8]? {
+        if finished { return nil }
+        if !queue.isEmpty {
+            let next = queue.removeFirst()
+            current = next.link
+            return next.payment
+        }
+        return await withCheckedContinuation { waiting = $0 }
+    }
+
+    public func reply(_ receipt: [UInt8]) async throws(NodeError) {
+        await answer(Answer(.receipt(receipt), evidence: evidence()))
+    }
+
+    public func refuse(_ error: NodeError) async {
+        await answer(Answer(.refused(code: error.code, reason: "\(error)"), evidence: evidence()))
+    }
+
+    /// Stops serving: registrations undone, links closed, the exchange's wait ended.
+    public func finish() async {
+        finished = true
+        watcher?.cancel()
+        for link in sessions.keys { await links.close(link, reason: .done) }
+        sessions = [:]
+        await unpublish()
+        waiting?.resume(returning: nil)
+        waiting = nil
+    }
+}
+
+/// One payer's session (non-copyable state in a dictionary needs a box).
+private final class SessionBox {
+    var session: PayeeSession
+    init(_ session: consuming PayeeSession) { self.session = session }
+}

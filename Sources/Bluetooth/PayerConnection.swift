@@ -1,0 +1,113 @@
+import BlueZ
+import Link
+import NodeKit
+import Noise
+import PaymentSession
+
+/// The payer's connection to one payee: the GATT link and the payment session on it.
+public actor PayerConnection {
+    public let device: Device
+    private let link: CentralLink
+    private var session: PayerBox?
+    private let answerTimeout: Duration
+
+    /// Connects (with retries), waits for the payee's services (the characteristics may come
+    /// late) and opens the link.
+    public static func connect(
+        to device: Device, answerTimeout: Duration = .seconds(30)
+    ) async throws(BluetoothError) -> PayerConnection {
+        try await device.connect()
+        try await device.servicesResolved(timeout: .seconds(30))
+        let rx = try await device.characteristic(TenderGATT.rx, of: TenderGATT.service)
+        let tx = try await device.characteristic(TenderGATT.tx, of: TenderGATT.service)
+        let link = try await CentralLink.open(rx: rx, tx: tx)
+        return PayerConnection(device: device, link: link, answerTimeout: answerTimeout)
+    }
+
+    private init(device: Device, link: CentralLink, answerTimeout: Duration) {
+        self.device = device
+        self.link = link
+        self.answerTimeout = answerTimeout
+    }
+
+    /// Bytes this side wrote to the air so far (datagrams, headers included).
+    public var bytesWritten: Int { get async { await link.bytesWritten } }
+
+    /// Noise XX: opens the session; the payee's hello (its current request, its evidence).
+    public func hello() async throws(BluetoothError) -> Hello {
+        let box = PayerBox(
+            try session(PayerSession(maxMessageBytes: SessionMessages.maxMessageBytes)))
+        session = box
+        let first = try session { () throws(SessionError) in try box.session.open() }
+        try await link.send(first)
+        let reply = try await link.receive(timeout: answerTimeout)
+        let event = try session { () throws(SessionError) in try box.session.receive(reply) }
+        guard case .hello(let hello) = event else {
+            throw BluetoothError(.peerMisbehaved, "the payee answered the handshake with an answer")
+        }
+        return hello
+    }
+
+    /// Sends an offer and returns the payee's answer. With `payeeKey` (from the payee's code)
+    /// and no session yet, the session opens with it (Noise IK); otherwise `hello()` came first.
+    public func offer(
+        _ offer: Offer, payeeKey: NoisePublicKey? = nil
+    ) async throws(BluetoothError)
+        -> Answer
+    {
+        var messages: [[UInt8]]
+        let box: PayerBox
+        if let existing = session {
+            box = existing
+            messages = try session { () throws(SessionError) in try box.session.send(offer) }
+        } else if let payeeKey {
+            box = PayerBox(
+                try session(
+                    PayerSession(
+                        payeeKey: payeeKey, maxMessageBytes: SessionMessages.maxMessageBytes)))
+            session = box
+            messages = [
+                try session { () throws(SessionError) in try box.session.open(with: offer) }
+            ]
+        } else {
+            throw BluetoothError(.peerMisbehaved, "an offer before the payee's hello")
+        }
+        while true {
+            for message in messages { try await link.send(message) }
+            let reply = try await link.receive(timeout: answerTimeout)
+            switch try session({ () throws(SessionError) in try box.session.receive(reply) }) {
+            case .answer(let answer): return answer
+            case .send(let more): messages = more
+            case .hello: throw BluetoothError(.peerMisbehaved, "the payee sent a second hello")
+            }
+        }
+    }
+
+    public func close() async {
+        await link.close()
+        await device.disconnect()
+    }
+
+    private func session<T>(_ body: () throws(SessionError) -> T) throws(BluetoothError) -> T {
+        do { return try body() } catch {
+            throw BluetoothError(
+                .peerMisbehaved, "payment session with \(device.address): \(error)")
+        }
+    }
+
+    private func session(
+        _ make: @autoclosure () throws(SessionError) -> PayerSession
+    ) throws(BluetoothError)
+        -> PayerSession
+    {
+        do { return try make() } catch {
+            throw BluetoothError(.peerMisbehaved, "payment session: \(error)")
+        }
+    }
+}
+
+/// A payer session in a box (non-copyable state held by an actor).
+private final class PayerBox {
+    var session: PayerSession
+    init(_ session: consuming PayerSession) { self.session = session }
+}
