@@ -126,7 +126,7 @@ import Testing
         let bus = try PrivateBus()
         let (connection, server) = try await serve(on: bus)
         defer { withExtendedLifetime(server) {} }
-        let output = try bus.busctl([
+        let output = try await bus.busctl([
             "call", "--json=short", connection.uniqueName, "/app",
             "org.freedesktop.DBus.ObjectManager", "GetManagedObjects",
         ])

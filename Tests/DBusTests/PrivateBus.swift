@@ -57,17 +57,23 @@ final class PrivateBus: Sendable {
         folder.remove()
     }
 
-    /// Runs busctl (systemd's independent D-Bus client) against this bus; its standard output.
-    func busctl(_ arguments: [String]) throws -> String {
+    /// Runs busctl (systemd's independent D-Bus client) against this bus; its output. Waits
+    /// without holding a thread of the test's cooperative pool: the objects busctl calls are
+    /// served by tasks of that pool.
+    func busctl(_ arguments: [String]) async throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/busctl")
         process.arguments = ["--address=\(address)"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let output = folder.file("busctl-\(UUID().uuidString).out")
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardOutput = handle
+        process.standardError = handle
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            process.terminationHandler = { _ in done.resume() }
+            do { try process.run() } catch { done.resume() }
+        }
+        try handle.close()
+        return try String(contentsOfFile: output, encoding: .utf8)
     }
 }

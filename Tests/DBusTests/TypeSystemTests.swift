@@ -86,7 +86,7 @@ import Glibc
         try await server.requestName("org.example.Echo")
         let export = try server.export(ObjectPath(checked: "/echo")) { call in call.body }
         // busctl is systemd's own D-Bus implementation (sd-bus), not libdbus.
-        let output = try bus.busctl([
+        let output = try await bus.busctl([
             "call", "--json=short", "--", "org.example.Echo", "/echo", "org.example.Echo", "Echo",
             "a{sv}ayo", "2", "Name", "s", "tender", "RSSI", "n", "-60", "3", "1", "2", "255",
             "/org/bluez/hci0",
