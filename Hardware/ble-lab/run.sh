@@ -415,11 +415,11 @@ for file in "${scenario_files[@]}"; do
     name=$(basename "$file" .sh)
     first=${outcome[$name#1]}
     second=${outcome[$name#2]:--}
-    if [ "$first" = pass ]; then
+    [ "$second" = - ] || retried=$((retried + 1))
+    if [ "$first" = pass ] || [ "$second" = pass ]; then
         passed=$((passed + 1))
     else
-        retried=$((retried + 1))
-        if [ "$second" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+        failed=$((failed + 1))
     fi
     row=$(printf '%s\t%s\t%s\t%s\t%s' "$name" "$first" "$second" "${seconds[$name#1]:--}" "${seconds[$name#2]:--}")
     echo "$row" >>"$results/summary.tsv"
