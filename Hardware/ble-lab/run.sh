@@ -20,9 +20,9 @@
 # scenario it writes ctl/scenario.I, both agents bring Bluetooth to a clean state, meet, run
 # their halves, and write ctl/I.A.done and ctl/I.B.done.
 #
-# The VMs boot once for all scenarios (13–34 s here, to "hci0 present" in both). A scenario that fails (or never ran
-# because its boot broke down) is run again, once, in a second fresh boot after the first
-# boot's scenarios; only a scenario that fails twice fails the run. The virtual air stalls now
+# The VMs boot once for all scenarios (13–34 s here, to "hci0 present" in both). A scenario
+# that fails (or never ran because its boot broke down) is run again, once, in a second fresh
+# boot after the first boot's scenarios; only a scenario that fails twice fails the run. The virtual air stalls now
 # and then, hence the retry; both outcomes are printed with the tail of the bluetoothd logs.
 #
 # A scenario is a bash file (sourced in each VM, and on the host for its settings) defining:
