@@ -22,8 +22,9 @@
 #
 # The VMs boot once for all scenarios (13–34 s here, to "hci0 present" in both). A scenario
 # that fails (or never ran because its boot broke down) is run again, once, in a second fresh
-# boot after the first boot's scenarios; only a scenario that fails twice fails the run. The virtual air stalls now
-# and then, hence the retry; both outcomes are printed with the tail of the bluetoothd logs.
+# boot after the first boot's scenarios; only a scenario that fails twice fails the run. The
+# virtual air stalls now and then, hence the retry; both outcomes are printed with the tail of
+# the bluetoothd logs.
 #
 # A scenario is a bash file (sourced in each VM, and on the host for its settings) defining:
 #   peripheral()   run on VM A (required); it may keep running: it is stopped (SIGTERM) after
