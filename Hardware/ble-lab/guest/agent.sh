@@ -105,7 +105,8 @@ start_air() { # VM A
     # -l1: one local controller (hci0 here); -L: LE only; -s: serve more on unix sockets.
     btvirt -l1 -L -s >"$share/btvirt.log" 2>&1 &
     wait_for 10 /tmp/bt-server-le || say "btvirt did not serve its LE socket"
-    python3 "$guest_dir/air.py" relay /tmp/bt-server-le /dev/ttyS1 "$run/air.ctl" >>"$share/air.log" 2>&1 &
+    BLE_LAB_AIR_REPORTS=$AIR_REPORTS python3 "$guest_dir/air.py" relay /tmp/bt-server-le /dev/ttyS1 \
+        "$run/air.ctl" >>"$share/air.log" 2>&1 &
     echo $! >"$run/air.pid"
     wait_for 10 "$run/air.ctl" || say "the air relay did not start"
     : >"$share/ctl/air.ready"

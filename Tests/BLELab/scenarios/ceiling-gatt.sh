@@ -4,4 +4,4 @@
 BLE_READY=PERIPHERAL_READY
 BLE_TIMEOUT=150
 peripheral() { python3 "$BLE_SCENARIO_DIR/../nodes/ceiling_gatt.py" peripheral; }
-central() { python3 "$BLE_SCENARIO_DIR/../nodes/ceiling_gatt.py" central "${BLE_CEILING_BYTES:-50000}"; }
+central() { python3 "$BLE_SCENARIO_DIR/../nodes/ceiling_gatt.py" central 50000; }

@@ -3,4 +3,4 @@
 BLE_READY=PERIPHERAL_READY
 BLE_TIMEOUT=120
 peripheral() { python3 "$BLE_SCENARIO_DIR/../nodes/ceiling_l2cap.py" peripheral; }
-central() { python3 "$BLE_SCENARIO_DIR/../nodes/ceiling_l2cap.py" central "${BLE_CEILING_BYTES:-100000}"; }
+central() { python3 "$BLE_SCENARIO_DIR/../nodes/ceiling_l2cap.py" central 100000; }
