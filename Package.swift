@@ -122,7 +122,8 @@ let package = Package(
         .executableTarget(
             name: "tender",
             dependencies: [
-                "NodeKit", "NodeHost", "DevTools", "QRTransport", "Tender", "Keystore", "QR",
+                "NodeKit", "NodeHost", "DevTools", "QRTransport", "Bluetooth", "BlueZ", "Noise",
+                "Tender", "Keystore", "QR",
                 "Printing", "PaymentCodes", "Scanning", "Camera",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: strict),

@@ -1,5 +1,6 @@
 import BlueZ
 import Link
+import Noise
 import Posix
 
 /// Tender's GATT profile (Docs/PROTOCOL.md §10): one primary service with
@@ -20,3 +21,41 @@ public enum TenderGATT {
 
 /// The link's clock: the monotonic clock in milliseconds.
 func linkNow() -> LinkInstant { LinkInstant(milliseconds: Deadline.now.milliseconds) }
+
+extension TenderGATT {
+    /// The advertised tag of a request: the first 4 bytes of its id, then its amount as an
+    /// unsigned LEB128 when it fits in the advertisement's 6 remaining bytes.
+    public static func tag(requestID: [UInt8], amount: UInt128) -> [UInt8] {
+        var tag = Array(requestID.prefix(4))
+        var rest = amount
+        var encoded: [UInt8] = []
+        repeat {
+            let low = UInt8(truncatingIfNeeded: rest & 0x7F)
+            rest >>= 7
+            encoded.append(rest == 0 ? low : low | 0x80)
+        } while rest != 0
+        if encoded.count <= 6 { tag += encoded }
+        return tag
+    }
+
+    /// What a tag says: the request id's first 4 bytes and, when present, the amount.
+    public static func readTag(_ tag: [UInt8]) -> (idPrefix: [UInt8], amount: UInt128?)? {
+        guard tag.count >= 4 else { return nil }
+        var amount: UInt128 = 0
+        var shift: UInt128 = 0
+        for (index, byte) in tag.dropFirst(4).enumerated() {
+            guard index < 6 else { return (Array(tag.prefix(4)), nil) }
+            amount |= UInt128(byte & 0x7F) << shift
+            shift += 7
+            if byte & 0x80 == 0 { return (Array(tag.prefix(4)), amount) }
+        }
+        return (Array(tag.prefix(4)), nil)
+    }
+}
+
+/// The node's session key from its 32 stored bytes.
+public func sessionKey(raw: [UInt8]) throws(BluetoothError) -> NoisePrivateKey {
+    do { return try NoisePrivateKey(rawRepresentation: raw) } catch {
+        throw BluetoothError(.bluez, "the session key file does not hold an X25519 key: \(error)")
+    }
+}

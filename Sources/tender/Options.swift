@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZ
 import Camera
 import Foundation
 import NodeHost
@@ -50,6 +51,7 @@ enum Failure {
     static let rejected: Int32 = 65
     static let missing: Int32 = 66
     static let exists: Int32 = 73
+    static let unavailable: Int32 = 69
     static let io: Int32 = 74
     static let busy: Int32 = 75
     static let permission: Int32 = 77
@@ -70,7 +72,17 @@ enum Failure {
         case let error as ProtocolError: ("rejected: \(error)", rejected)
         case let error as QRError: (error.description, rejected)
         case let error as PrintingError: (error.description, io)
+        case let error as BluetoothError: (error.description, status(of: error))
         default: (String(describing: error), io)
+        }
+    }
+
+    static func status(of error: BluetoothError) -> Int32 {
+        switch error.kind {
+        case .bluetoothdNotRunning, .noSystemBus, .adapterNotFound, .adapterOff, .rfkillBlocked:
+            unavailable
+        case .permissionDenied: permission
+        case .notConnected, .timedOut, .missingService, .peerMisbehaved, .bluez: io
         }
     }
 

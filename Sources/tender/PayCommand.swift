@@ -47,9 +47,26 @@ struct PayCommand: AsyncParsableCommand {
     @Option(help: "With --camera: give up waiting for the receipt after this many seconds.")
     var timeout: Double = 300
     @OptionGroup var video: FramesOutOptions
+    @Flag(help: "Pay a payee nearby over Bluetooth LE (with --to, or --request from its code).")
+    var ble = false
+    @Option(help: "With --ble: the Bluetooth adapter (hci0, …; default: the first).")
+    var adapter: String?
+    @Option(name: .customLong("scan-seconds"), help: "With --ble: how long to look for the payee.")
+    var scanSeconds: Double = 30
 
     func validate() throws {
-        guard out != nil || qr else { throw ValidationError("give --out FILE or --qr") }
+        if ble {
+            guard out == nil, !qr else {
+                throw ValidationError("--ble pays over the air: drop --out and --qr")
+            }
+            guard to != nil || request != nil else {
+                throw ValidationError("--ble needs --to ADDRESS or --request URI")
+            }
+        } else {
+            guard out != nil || qr else {
+                throw ValidationError("give --out FILE or --qr (or --ble)")
+            }
+        }
         guard camera == nil || qr else { throw ValidationError("--camera goes with --qr") }
         guard video.framesOut == nil || qr else {
             throw ValidationError("--frames-out goes with --qr")
@@ -113,6 +130,7 @@ struct PayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if ble { return try await payOverBluetooth() }
         try await guarded {
             let wallet = try global.openWallet()
             let now = global.clock.now()
@@ -152,6 +170,33 @@ struct PayCommand: AsyncParsableCommand {
                         ? "Request \(record.requestID.hex): receipt recorded, payment spent."
                         : "Request \(record.requestID.hex) is pending until the payee's receipt is recorded."
                 )
+            }
+        }
+    }
+
+    private func payOverBluetooth() async throws {
+        try await guarded {
+            let wallet = try global.openWallet()
+            let scanned =
+                request == nil ? nil : try terms(now: global.clock.now(), domain: wallet.domain)
+            let payment = BluetoothPayment(
+                wallet: wallet, clock: global.clock, adapterName: adapter, scanSeconds: scanSeconds,
+                payee: try to.map { try parseAddress($0, option: "--to") } ?? scanned?.payee,
+                amount: try amount.map { try parseAmount($0) }, request: scanned?.request,
+                quiet: output.json)
+            let outcome = try await payment.run(key: try global.keys.walletKey())
+            let record = outcome.record
+            if output.json {
+                try printJSON([
+                    "requestId": record.requestID.hex, "payee": record.payee.checksummed,
+                    "amount": String(record.amount), "asset": record.asset.checksummed,
+                    "state": record.state.rawValue, "paymentDigest": record.digest.hex,
+                ])
+            } else {
+                print(
+                    record.state == .spent
+                        ? "Paid \(record.amount) to \(record.payee): receipt recorded."
+                        : "Paid \(record.amount) to \(record.payee): no receipt yet (pending).")
             }
         }
     }

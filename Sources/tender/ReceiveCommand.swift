@@ -29,8 +29,23 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Flag(help: "Show the receipt as a QR code on this terminal.") var qr = false
     @Flag(help: "With --qr: a dark terminal.") var dark = false
     @OptionGroup var video: FramesOutOptions
+    @OptionGroup var bluetooth: BluetoothReceiveOptions
 
     func validate() throws {
+        if bluetooth.ble {
+            guard file == nil, !source.isGiven, receiptOut == nil, !qr else {
+                throw ValidationError(
+                    "--ble takes payments over the air: no file, scan or receipt options")
+            }
+            guard let amount = bluetooth.amount else {
+                throw ValidationError("--ble needs --amount")
+            }
+            _ = try parseAmount(amount)
+            guard bluetooth.memo.utf8.count <= PaymentRequest.maxMemoBytes else {
+                throw ValidationError("--memo is longer than \(PaymentRequest.maxMemoBytes) bytes")
+            }
+            return
+        }
         if file == nil {
             guard source.isGiven else {
                 throw ValidationError(
@@ -47,6 +62,12 @@ struct ReceiveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if bluetooth.ble {
+            return try await guarded {
+                try await BluetoothReceiver(options: bluetooth, global: global, json: output.json)
+                    .run()
+            }
+        }
         try await guarded {
             let bytes = try payment()
             let wallet = try global.openWallet()

@@ -1,0 +1,149 @@
+import ArgumentParser
+import BlueZ
+import Bluetooth
+import DevTools
+import Foundation
+import NodeHost
+import NodeKit
+import PaymentCodes
+import QR
+import Tender
+
+/// `tender receive --ble` options.
+struct BluetoothReceiveOptions: ParsableArguments {
+    @Flag(help: "Take payments over Bluetooth LE: advertise a request and serve payers nearby.")
+    var ble = false
+    @Option(
+        parsing: .unconditional,
+        help: "With --ble: the amount each payment must bring (base units).")
+    var amount: String?
+    @Option(help: "With --ble: the asset (the zero address is the native coin).")
+    var asset: String = NodeDefaults.asset.checksummed
+    @Option(help: "With --ble: what the payment is for (at most 140 bytes).") var memo = ""
+    @Option(
+        name: .customLong("expires-in"), help: "With --ble: seconds each request stays payable.")
+    var expiresIn: UInt64 = 900
+    @Flag(help: "With --ble: stop after one payment.") var once = false
+    @Option(help: "With --ble: the Bluetooth adapter (hci0, …; default: the first).")
+    var adapter: String?
+}
+
+/// The payee's loop: a request advertised (and shown as a code with the session key), each
+/// payment accepted as it lands and answered with its receipt, then a fresh request.
+struct BluetoothReceiver {
+    let options: BluetoothReceiveOptions
+    let global: GlobalOptions
+    let json: Bool
+
+    func run() async throws {
+        let wallet = try global.openWallet()
+        let key = try global.keys.walletKey()
+        let clock = global.clock
+        let staticKey = try sessionKey(raw: try global.directory.loadOrCreateSessionKey())
+        let amount = try parseAmount(options.amount ?? "")
+        let asset = try parseAddress(options.asset, option: "--asset")
+        let (memo, expiresIn) = (options.memo, options.expiresIn)
+        let makeRequest = { () throws -> PaymentRequest in
+            var generator = SystemRandomNumberGenerator()
+            let now = clock.now()
+            let request = try PaymentRequest(
+                id: .random(using: &generator), payee: wallet.address, amount: amount,
+                asset: asset, memo: memo, expiry: now + expiresIn,
+                sessionKey: Array(staticKey.publicKey.rawRepresentation), domain: wallet.domain)
+            try wallet.recordRequest(request, now: now)
+            return request
+        }
+        let offering = { (request: PaymentRequest) in
+            NearbyPayee.Offering(
+                request: Envelope(domain: wallet.domain, message: .request(request)).encoded(),
+                tag: TenderGATT.tag(requestID: request.id.bytes, amount: request.amount))
+        }
+        var request = try makeRequest()
+        show(request)
+        let bluetooth = try await BluetoothSession.open()
+        let adapter = try await bluetooth.adapter(options.adapter)
+        let quiet = json
+        let payee = try NearbyPayee(
+            bluetooth: bluetooth, adapter: adapter, staticKey: staticKey,
+            offering: offering(request),
+            evidence: { (try? BluetoothEvidence.toSend(wallet)) ?? [] },
+            onEvidence: { BluetoothEvidence.take($0, into: wallet, now: clock.now()) },
+            onEvent: { event in
+                guard !quiet else { return }
+                switch event {
+                case .ready(let adapter, let address):
+                    print("ready: advertising on \(adapter) (\(address)); waiting for payers")
+                case .connected(let link): print("payer connected (link \(hex(link)))")
+                case .offered(let link): print("payment offered (link \(hex(link)))")
+                case .linkEnded(let link): print("link \(hex(link)) ended")
+                case .refusedSession(let link, let reason):
+                    print("link \(hex(link)) refused: \(reason)")
+                case .restarted:
+                    print("bluetoothd restarted: service and advertisement registered again")
+                }
+            })
+        try await payee.start()
+        let stop = SignalWatch([SIGINT, SIGTERM]) { Task { await payee.finish() } }
+        defer { stop.cancel() }
+        let once = options.once
+        try await PaymentExchange(wallet: wallet, clock: clock).receive(
+            from: payee, key: key, once: once
+        ) { delivery in
+            switch delivery {
+            case .accepted(let received):
+                report(received)
+                guard !once, let next = try? makeRequest() else { return }
+                request = next
+                let offer = offering(next)
+                Task { try? await payee.offer(offer) }
+            case .refused(let error):
+                if !quiet { print("refused a payment: \(error)") }
+            }
+        }
+        await payee.finish()
+    }
+
+    private func show(_ request: PaymentRequest) {
+        guard !json else { return }
+        let uri = TenderURI.encode(request)
+        if let matrix = try? QREncoder.encode(Array(uri.utf8)) {
+            print(matrix.terminalText(inverted: false))
+        }
+        print(uri)
+    }
+
+    private func report(_ received: Wallet.Received) {
+        if json {
+            try? printJSON([
+                "requestId": received.requestID.hex, "amount": String(received.amount),
+                "asset": received.asset.checksummed, "payer": received.payer.checksummed,
+                "coins": received.credited.map(\.id.hex), "repeated": received.repeated,
+            ])
+        } else {
+            let again = received.repeated ? " (already accepted; same receipt sent again)" : ""
+            print(
+                "Received \(received.amount) from \(received.payer) (request \(received.requestID.hex))\(again)"
+            )
+        }
+    }
+}
+
+private func hex(_ link: UInt32) -> String { String(link, radix: 16) }
+
+/// Runs `action` once when one of `signals` arrives (instead of the default of dying), so a
+/// node can unregister from BlueZ before it exits.
+final class SignalWatch {
+    private let sources: [any DispatchSourceSignal]
+
+    init(_ signals: [Int32], action: @escaping @Sendable () -> Void) {
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number)
+            source.setEventHandler(handler: action)
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() { for source in sources { source.cancel() } }
+}
