@@ -13,11 +13,14 @@
           once), parents first. Every coin a batch creates gets an index in creation order: the
           notes' coins first, then each transfer's outputs. Transfer inputs and redeemed coins
           name coins by that index; coin ids are computed here, never sent.
-        - consumed[coin] is the transfer digest that spent the coin on chain, or REDEEMED. The
-          same digest again is fine; another one is a double spend: the coins descending from
-          the second transfer are refused, the evidence is logged, the rest of the batch settles.
+        - consumed[coin] is the transfer digest that spent the coin on chain (event Consumed),
+          or REDEEMED. The same digest again is fine; another one is a double spend: the coins
+          descending from the second transfer are refused, the evidence is logged (DoubleSpend)
+          and the rest of the batch settles.
         - Faults in what others signed refuse the coins that descend from them (CoinRejected
           with a reason code); faults in the encoding, which the redeemer made, revert the batch.
+        - A coin is redeemable while block.timestamp < its expiry; redeeming it extends its
+          issuer's lock to that expiry. Issuers withdraw only after their lock.
         - One payout per issuer and asset per batch, after every state change.
 """
 
@@ -35,12 +38,15 @@ TRANSFER_TYPEHASH: constant(bytes32) = keccak256(
 )
 OUTPUT_TYPEHASH: constant(bytes32) = keccak256("Output(address owner,uint128 amount)")
 
-# The caps of the offline verifier (Docs/PROTOCOL.md §4).
+# The protocol's caps on a coin and a transfer (Docs/PROTOCOL.md §3-4).
 MAX_HOPS: constant(uint256) = 8
-MAX_NOTES: constant(uint256) = 256
-MAX_TRANSFERS: constant(uint256) = 512
 MAX_INPUTS: constant(uint256) = 32
 MAX_OUTPUTS: constant(uint256) = 16
+# A batch merges many bundles, so the offline verifier's caps on one bundle (256 notes, 512
+# transfers) do not apply: these bounds are far above what a block's gas allows, and keep
+# every coin index within 16 bits.
+MAX_NOTES: constant(uint256) = 2048
+MAX_TRANSFERS: constant(uint256) = 2048
 # Every coin a batch can create: one per note, sixteen per transfer.
 MAX_COINS: constant(uint256) = MAX_NOTES + MAX_TRANSFERS * MAX_OUTPUTS
 
@@ -89,8 +95,8 @@ REASON_SHIFT: constant(uint256) = 200
 GROUP_SHIFT: constant(uint256) = 208
 EXPIRY_MASK: constant(uint256) = 2**64 - 1
 BYTE_MASK: constant(uint256) = 255
-# A group's tag (see _group): the batch nonce above 16 bits of group index.
-GROUP_MASK: constant(uint256) = 2**16 - 1
+# 16 bits: the header's counts, coin indexes, a group's index in its tag (see _group).
+U16_MASK: constant(uint256) = 2**16 - 1
 
 
 struct Output:
@@ -124,6 +130,12 @@ event Withdrawn:
 event LockExtended:
     issuer: indexed(address)
     lockedUntil: uint256
+
+
+# consumed[coin] was set to `transfer`: a valid transfer of the batch spent the coin.
+event Consumed:
+    coin: indexed(bytes32)
+    transfer: bytes32
 
 
 event CoinRedeemed:
@@ -171,13 +183,13 @@ consumed: public(HashMap[bytes32, bytes32])
 doubleSpender: public(HashMap[bytes32, address])
 
 # Working tables of one redeem call, by coin index and group index (an issuer and asset). A
-# call reads only entries it wrote; batchNonce tags the keyed ones so that a second call in
-# the same transaction never sees the first's.
+# call reads only entries it wrote; the keyed ones hold the call's batchNonce, so that a second
+# call in the same transaction never sees the first's.
 batchNonce: transient(uint256)
 coinIds: transient(bytes32[MAX_COINS])
 coinOwners: transient(address[MAX_COINS])
 coinRecords: transient(uint256[MAX_COINS])
-coinSeen: transient(HashMap[bytes32, uint256])
+itemSeen: transient(HashMap[bytes32, uint256])
 groupTags: transient(HashMap[address, HashMap[address, uint256]])
 groupIssuers: transient(address[MAX_NOTES])
 groupAssets: transient(address[MAX_NOTES])
@@ -264,8 +276,8 @@ def redeem():
     """
     header: uint256 = convert(slice(msg.data, 4, HEADER_SIZE), uint256)
     noteCount: uint256 = header >> 32
-    transferCount: uint256 = (header >> 16) & GROUP_MASK
-    coinCount: uint256 = header & GROUP_MASK
+    transferCount: uint256 = (header >> 16) & U16_MASK
+    coinCount: uint256 = header & U16_MASK
     assert noteCount <= MAX_NOTES and transferCount <= MAX_TRANSFERS, "batch too large"
     assert coinCount > 0, "nothing to redeem"
     nonce: uint256 = self.batchNonce + 1
@@ -330,6 +342,7 @@ def _applyNote(note: Bytes[NOTE_SIZE], index: uint256, nonce: uint256, groups: u
             )
         )
     )
+    self._once(digest, nonce)
     reason: uint8 = OK
     group: uint256 = 0
     count: uint256 = groups
@@ -341,7 +354,7 @@ def _applyNote(note: Bytes[NOTE_SIZE], index: uint256, nonce: uint256, groups: u
         reason = BAD_NOTE_SIGNATURE
     else:
         group, count = self._group(issuer, asset, nonce, groups)
-    self._addCoin(index, self._coinId(digest, 0), owner, self._pack(amount, expiry, 0, reason, group), nonce)
+    self._addCoin(index, self._coinId(digest, 0), owner, self._pack(amount, expiry, 0, reason, group))
     return count
 
 
@@ -373,7 +386,7 @@ def _applyTransfer(start: uint256, created: uint256, nonce: uint256) -> (uint256
     depth: uint256 = 0
     inputSum: uint256 = 0
     for position: uint256 in range(inputCount, bound=MAX_INPUTS):
-        ref: uint256 = (words[position // 16] >> (240 - 16 * (position % 16))) & GROUP_MASK
+        ref: uint256 = (words[position // 16] >> (240 - 16 * (position % 16))) & U16_MASK
         assert ref < created, "input is not a coin created earlier in the batch"
         ids.append(self.coinIds[ref])
         if ref in refs and reason == OK:
@@ -409,6 +422,7 @@ def _applyTransfer(start: uint256, created: uint256, nonce: uint256) -> (uint256
     end: uint256 = start + 3 + 2 * inputCount + 36 * outputCount
     signature: Bytes[64] = slice(msg.data, end, 64)
     digest: bytes32 = self._transferDigest(ids, outputs)
+    self._once(digest, nonce)
 
     if reason == OK and not self._signedBy(
         owner, digest, convert(head >> 16, uint8), extract32(signature, 0), extract32(signature, 32)
@@ -433,6 +447,7 @@ def _applyTransfer(start: uint256, created: uint256, nonce: uint256) -> (uint256
         for coin: bytes32 in ids:
             if self.consumed[coin] == empty(bytes32):
                 self.consumed[coin] = digest
+                log Consumed(coin=coin, transfer=digest)
 
     count: uint256 = created
     for position: uint256 in range(outputCount, bound=MAX_OUTPUTS):
@@ -442,7 +457,6 @@ def _applyTransfer(start: uint256, created: uint256, nonce: uint256) -> (uint256
             self._coinId(digest, position),
             output.owner,
             self._pack(convert(output.amount, uint256), expiry, depth, reason, group),
-            nonce,
         )
         count += 1
     return count, end + 64
@@ -516,7 +530,7 @@ def _group(issuer: address, asset: address, nonce: uint256, groups: uint256) -> 
     """
     tag: uint256 = self.groupTags[issuer][asset]
     if tag >> 16 == nonce:
-        return tag & GROUP_MASK, groups
+        return tag & U16_MASK, groups
     self.groupTags[issuer][asset] = nonce << 16 | groups
     self.groupIssuers[groups] = issuer
     self.groupAssets[groups] = asset
@@ -526,12 +540,19 @@ def _group(issuer: address, asset: address, nonce: uint256, groups: uint256) -> 
 
 
 @internal
-def _addCoin(index: uint256, coin: bytes32, owner: address, record: uint256, nonce: uint256):
-    assert self.coinSeen[coin] != nonce, "a note or transfer appears twice in the batch"
-    self.coinSeen[coin] = nonce
+def _addCoin(index: uint256, coin: bytes32, owner: address, record: uint256):
     self.coinIds[index] = coin
     self.coinOwners[index] = owner
     self.coinRecords[index] = record
+
+
+@internal
+def _once(digest: bytes32, nonce: uint256):
+    """
+    @dev Refuses a note or transfer this call has seen: its coins would be listed twice.
+    """
+    assert self.itemSeen[digest] != nonce, "a note or transfer appears twice in the batch"
+    self.itemSeen[digest] = nonce
 
 
 @internal

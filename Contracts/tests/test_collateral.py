@@ -41,6 +41,12 @@ def test_a_token_deposit_needs_the_tokens_and_no_native_coin(world):
     assert world.collateral(asset=token) == 0
 
 
+def test_a_token_must_be_a_contract(world):
+    with pytest.raises(Reverted):  # else an address with no code could pose as collateral
+        world.chain.send(world.vault.functions.deposit(world.alice.address, 10), world.issuer.address)
+    assert world.collateral(asset=world.alice.address) == 0
+
+
 def test_a_lock_is_extended_never_shortened(world):
     extend = world.vault.functions.extendLock
     receipt = world.chain.send(extend(NOW + DAY), world.issuer.address)

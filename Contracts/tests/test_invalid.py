@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from chain import Reverted
+from chain import Reverted, events
 from tender import CURVE_ORDER, MAX_AMOUNT, Bundle, Domain, Note, Transfer, u16
 
 
@@ -193,9 +193,9 @@ class TestMalformedBatches:
 
     def test_counts_above_the_caps(self, world):
         with pytest.raises(Reverted, match="batch too large"):
-            redeem_raw(world, world.bob, u16(257) + u16(0) + u16(1))
+            redeem_raw(world, world.bob, u16(2049) + u16(0) + u16(1))
         with pytest.raises(Reverted, match="batch too large"):
-            redeem_raw(world, world.bob, u16(0) + u16(513) + u16(1))
+            redeem_raw(world, world.bob, u16(0) + u16(2049) + u16(1))
         note = world.note(100, world.alice)
         wide = Transfer((world.coin(note),) * 33, ())
         many = Transfer((world.coin(note),), tuple(world.transfer([], [(world.bob, 1)] * 17, world.alice).outputs))
@@ -214,3 +214,4 @@ def test_one_bad_item_does_not_block_the_rest(world):
     outcome = world.redeem(world.bob, Bundle([good_note, bad_note], [good, bad]), [world.coin(good), world.coin(bad)])
     assert outcome.coins == {world.coin(good): "redeemed", world.coin(bad): "conservation-broken"}
     assert world.consumed(world.coin(bad_note)) == b"\0" * 32  # an invalid transfer records nothing
+    assert [e["coin"] for e in events(world.vault, outcome.receipt, "Consumed")] == [world.coin(good_note)]

@@ -3,6 +3,7 @@ replays, ownership, spent coins, expiry, the hop cap and collateral limits."""
 
 import pytest
 
+from chain import events
 from conftest import DAY, NOW
 from tender import MAX_AMOUNT, NATIVE, REDEEMED, Bundle
 
@@ -48,8 +49,12 @@ def test_a_three_hop_coin(world):
     third = world.transfer([world.coin(second, 0)], [(world.bob, 45), (world.dave, 5)], world.dave)
     outcome = world.redeem(world.bob, Bundle([note], [first, second, third]), [world.coin(third, 0)])
     assert outcome.coins == {world.coin(third, 0): "redeemed"}
-    for spent, by in ((world.coin(note), first), (world.coin(first, 0), second), (world.coin(second, 0), third)):
+    spends = [(world.coin(note), first), (world.coin(first, 0), second), (world.coin(second, 0), third)]
+    for spent, by in spends:
         assert world.consumed(spent) == by.digest(world.domain)
+    assert events(world.vault, outcome.receipt, "Consumed") == [
+        {"coin": spent, "transfer": by.digest(world.domain)} for spent, by in spends
+    ]
 
 
 def test_shared_ancestry_is_sent_once_and_pays_every_coin(world):

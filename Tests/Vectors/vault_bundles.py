@@ -1,7 +1,9 @@
 """Writes Tests/Vectors/vault-bundles.json: proof bundles with the verdict the vault
 (Contracts/Vault.vy) and the offline verifier (Sources/Tender/Verification) must each reach.
 
-    Rigs/dev-chain/.venv/bin/python Tests/Vectors/vault_bundles.py
+    Rigs/dev-chain/.venv/bin/python Tests/Vectors/vault_bundles.py [--check]
+
+(--check: fail if the committed file is not what this script writes.)
 
 Run by Contracts/tests/test_vectors.py (the vault) and Tests/TenderTests/VaultVectorTests.swift
 (the offline verifier). Every expectation below is written by hand from Docs/PROTOCOL.md and
@@ -400,8 +402,15 @@ def main():
         "bundles": VECTORS,
         "evidence": evidence(),
     }
-    OUT.write_text(json.dumps(document, indent=1) + "\n")
-    print(f"{OUT.relative_to(ROOT)}: {len(VECTORS)} bundles, {len(document['evidence'])} evidence pairs")
+    text = json.dumps(document, indent=1) + "\n"
+    summary = f"{OUT.relative_to(ROOT)}: {len(VECTORS)} bundles, {len(document['evidence'])} evidence pairs"
+    if "--check" in sys.argv[1:]:
+        if not OUT.exists() or OUT.read_text() != text:
+            sys.exit(f"{summary}: out of date; run {document['generator']} and commit the result")
+        print(f"{summary}: up to date")
+        return
+    OUT.write_text(text)
+    print(summary)
 
 
 if __name__ == "__main__":

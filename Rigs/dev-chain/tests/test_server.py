@@ -285,3 +285,15 @@ def test_invalid_transactions_are_refused(rpc):
         rpc("eth_sendRawTransaction", "0x" + raw.hex())
     with pytest.raises(RuntimeError, match="not a signed transaction"):
         rpc("eth_sendRawTransaction", "0x1234")
+
+
+def test_a_legacy_transaction_waits_in_the_pool_like_any_other(rpc):
+    rpc("evm_setAutomine", False)
+    sender = Account.from_key(DEV_KEYS[1]).address
+    fields = {"chainId": 31337, "nonce": rpc.number("eth_getTransactionCount", sender, "pending"),
+              "gasPrice": 2 * rpc.number("eth_gasPrice"), "gas": 21_000, "to": PAYEE, "value": 9}
+    tx_hash = rpc("eth_sendRawTransaction", "0x" + Account.sign_transaction(fields, DEV_KEYS[1]).raw_transaction.hex())
+    assert rpc("eth_getTransactionByHash", tx_hash)["type"] == "0x0"
+    rpc("evm_mine")
+    assert receipt(rpc, tx_hash)["status"] == "0x1"
+    assert rpc.number("eth_getBalance", PAYEE, "latest") == 9
