@@ -185,6 +185,33 @@ def test_contracts_calls_logs_and_reverts(rpc):
     assert failed["status"] == "0x0"
 
 
+def test_a_vault_redemption_over_json_rpc(rpc):
+    """What the settlement engine does: estimate, send, read the receipt and the logs."""
+    sys.path.insert(0, str(CONTRACTS / "tests"))
+    from tender import NATIVE, Bundle, Domain, Key, Note, transfer
+
+    vault = deploy(rpc, "Vault")
+    issuer, payer, payee = DEV_KEYS[1], Key.of(0xA), Key(bytes.fromhex(DEV_KEYS[0][2:]))
+    receipt(rpc, rpc.send(issuer, to=vault, data=call_data("deposit(address,uint256)", "0x00", 1000), value=1000))
+    domain = Domain(31337, vault)
+    now = int(rpc("eth_getBlockByNumber", "latest", False)["timestamp"], 16)
+    note = Note(b"\x01" * 32, Account.from_key(issuer).address, NATIVE, 100, payer.address, now + 86_400)
+    note = note.signed(Key(bytes.fromhex(issuer[2:])), domain)
+    pay = transfer([note.coin(domain)], [(payee.address, 60), (payer.address, 40)], payer, domain)
+    data = "0x" + (keccak(text="redeem()")[:4] + Bundle([note], [pay]).batch([pay.coins(domain)[0]], domain)).hex()
+    gas = rpc.number("eth_estimateGas", {"from": payee.address, "to": vault, "data": data})
+    mined = receipt(rpc, rpc.send(DEV_KEYS[0], to=vault, data=data, gas=gas))
+    assert mined["status"] == "0x1"
+    redeemed = "0x" + keccak(text="CoinRedeemed(bytes32,uint256)").hex()
+    coin = "0x" + pay.coins(domain)[0].hex()
+    logs = rpc("eth_getLogs", {"fromBlock": mined["blockNumber"], "address": vault, "topics": [redeemed, coin]})
+    assert [int(log["data"], 16) for log in logs] == [60]
+    # The same batch again is refused coin by coin, not reverted: the receipt tells.
+    again = receipt(rpc, rpc.send(DEV_KEYS[0], to=vault, data=data, gas=gas))
+    rejected = "0x" + keccak(text="CoinRejected(bytes32,uint8)").hex()
+    assert [(log["topics"][:2], int(log["data"], 16)) for log in again["logs"]] == [([rejected, coin], 14)]
+
+
 def test_held_transactions_are_mined_together(rpc):
     sender = Account.from_key(DEV_KEYS[0]).address
     rpc("evm_setAutomine", False)
