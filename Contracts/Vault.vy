@@ -248,7 +248,7 @@ def extendLock(until: uint256):
 def withdraw(asset: address, amount: uint256):
     """
     @notice Pays the caller back collateral its notes no longer need: only once the lock has
-            ended (it lasts at least until the expiry of every note the vault has redeemed).
+            ended (it lasts at least until the expiry of every coin the vault has redeemed).
     @param asset The token contract, or the zero address for the native coin.
     @param amount Base units to withdraw, at most the remaining collateral.
     """
