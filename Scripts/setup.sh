@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything Tender needs on a fresh Debian 12 machine with Swift 6.3 on PATH:
-# the C libraries (apt) and the Python referees the cross-implementation tests run (a venv).
+# the C libraries (apt), the Python referees the cross-implementation tests run (a venv), and
+# the dev chain with the vault's toolchain (Rigs/dev-chain/.venv, pinned).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,3 +35,7 @@ if [ ! -x "$venv/bin/python" ] || ! cmp -s "$requirements" "$venv/requirements.t
     "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements"
     cp "$requirements" "$venv/requirements.txt"
 fi
+
+# The dev chain, Vyper and the contract tests (Rigs/dev-chain/requirements.txt), made again
+# only when its requirements change.
+bash Rigs/dev-chain/venv.sh >/dev/null

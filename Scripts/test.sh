@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian machine if needed, builds, and runs every test: the Swift test suites,
-# then the camera lab (a real V4L2 device in a QEMU guest; see Hardware/camera-lab), then the
-# BLE lab (two QEMU guests with real BlueZ; see Hardware/ble-lab).
+# the vault contract's suite on the dev chain (Contracts/test.sh, with its gas figures), then
+# the camera lab (a real V4L2 device in a QEMU guest; see Hardware/camera-lab), then the BLE
+# lab (two QEMU guests with real BlueZ; see Hardware/ble-lab).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/setup.sh
 export TENDER_REFEREE_PYTHON="$PWD/.venv-referee/bin/python"
 swift build --build-tests
 swift test --skip-build 2>&1 | tee .build/test-output.txt
+bash Contracts/test.sh --quick
 TENDER="$PWD/.build/debug/tender" bash Tests/CameraLab/camera-tests.sh
 TENDER="$PWD/.build/debug/tender" bash Tests/BLELab/ble-tests.sh
