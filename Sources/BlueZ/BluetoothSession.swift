@@ -40,8 +40,23 @@ public struct BluetoothSession: Sendable {
             .sorted()
     }
 
-    /// The adapter called `name`, or the first one when `name` is nil.
-    public func adapter(_ name: String? = nil) async throws(BluetoothError) -> Adapter {
+    /// The adapter called `name`, or the first one when `name` is nil. Waits up to `wait` for
+    /// it to appear (bluetoothd starting, a dongle being plugged in) before saying it is not
+    /// there.
+    public func adapter(_ name: String? = nil, wait: Duration = .seconds(10)) async throws(BluetoothError)
+        -> Adapter
+    {
+        let deadline = ContinuousClock.now + wait
+        while true {
+            do { return try await presentAdapter(name) } catch {
+                let retry = error.kind == .adapterNotFound || error.kind == .bluetoothdNotRunning
+                guard retry, ContinuousClock.now < deadline else { throw error }
+            }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+    }
+
+    private func presentAdapter(_ name: String?) async throws(BluetoothError) -> Adapter {
         let names = try await adapterNames()
         guard let chosen = name ?? names.first else {
             throw BluetoothError(

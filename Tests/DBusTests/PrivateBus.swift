@@ -31,13 +31,21 @@ final class PrivateBus: Sendable {
         """.write(toFile: config, atomically: true, encoding: .utf8)
         daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--config-file=\(config)", "--nofork", "--nopidfile", "--nosyslog"]
-        daemon.standardOutput = FileHandle.nullDevice
+        // The daemon prints its address once it listens (the socket file exists a moment
+        // before that, and a connection then is refused).
+        daemon.arguments = [
+            "--config-file=\(config)", "--nofork", "--nopidfile", "--nosyslog", "--print-address=1",
+        ]
+        let announced = Pipe()
+        daemon.standardOutput = announced
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
         address = "unix:path=\(socket)"
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) {
-            usleep(10_000)
+        var printed = Data()
+        while !printed.contains(UInt8(ascii: "\n")) {
+            let chunk = announced.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed += chunk
         }
     }
 
