@@ -37,10 +37,11 @@ fuzzer="$scratch/release/TenderFuzz"
 # size (see Docs/FUZZING.md). PNG and PGM may allocate their 1-megapixel output: 2.
 declare -A max_len=(
     [envelope]=65536 [cbor]=65536 [frames]=65536 [ur]=65536
-    [tender-uri]=4096 [payment-codes]=8192 [png]=65536 [pgm]=65536
+    [tender-uri]=4096 [payment-codes]=8192 [png]=65536 [pgm]=65536 [link]=4096
 )
 declare -A malloc_limit_mb=(
     [envelope]=1 [cbor]=1 [frames]=1 [ur]=1 [tender-uri]=1 [payment-codes]=1 [png]=2 [pgm]=2
+    [link]=1
 )
 rss_limit_mb=1024
 timeout_seconds=10

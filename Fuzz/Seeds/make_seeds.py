@@ -97,6 +97,47 @@ def frames_seeds():
     return len(list((SEEDS / "frames").iterdir()))
 
 
+def link_data(link, message, index, count, payload):
+    return b"\x01" + struct.pack(">IHHH", link, message, index, count) + payload
+
+
+def link_ack(link, message, next_index):
+    return b"\x02" + struct.pack(">IHH", link, message, next_index)
+
+
+def link_datagrams(datagrams, step=1):
+    """Raw mode's records, as Fuzz/TenderFuzz/LinkTarget.swift reads them: step, length, bytes."""
+    return b"".join(bytes([step, len(d)]) + d for d in datagrams)
+
+
+def link_seeds():
+    """Frames of Sources/Link at the harness's limits: 32-byte datagrams (21-byte payloads),
+    link id 7, SDUs of at most 40 bytes."""
+    message = b"tender link seed " * 6  # 102 bytes: 5 fragments
+    fragments = [link_data(7, 0, i, 5, message[i * 21:(i + 1) * 21]) for i in range(5)]
+    close = b"\x03" + struct.pack(">IB", 7, 0)
+    # Mode 12 (raw, own link id): the link sends 20 bytes; a message arrives; our message acked.
+    write("link", "raw-in-order", bytes([12, 10]) + link_datagrams(fragments + [link_ack(7, 0, 1), close]))
+    # Mode 0: out of order, repeated, ticks (high bit of the step), another message, far ids.
+    mixed = [fragments[1], fragments[0], fragments[0], fragments[3], fragments[2], fragments[4]]
+    others = [link_data(7, 1, 0, 2, b"x" * 21), link_data(7, 9, 0, 1, b"far"), link_ack(7, 0, 0)]
+    write("link", "raw-mixed", bytes([0, 40]) + link_datagrams(mixed, step=0x81) + link_datagrams(others))
+    write("link", "raw-other-links", bytes([3, 0]) + link_datagrams(
+        [link_data(n, 0, 0, 3, b"y" * 21) for n in range(1, 6)] + [fragments[0]]))
+    # Mode 1: a transfer each way, clean and then lossy (fate bits: drop, repeat, swap, alter).
+    outbound, inbound = bytes(range(60)) * 5, b"receipt" * 5
+    write("link", "transfer-clean", bytes([1, 100, 35]) + outbound + inbound)
+    fates = bytes([1, 0, 2, 4, 0, 1, 1, 0, 8, 5, 0x33, 0, 2, 1])
+    write("link", "transfer-lossy", bytes([1, 100, 35]) + outbound + inbound + fates)
+    # Mode 2: raw SDUs (start, continuations); mode 5: a message framed, then edited.
+    sdus = [b"\x10\x00\x00" + struct.pack(">I", len(message)) + message[:33]]
+    sdus += [b"\x11\x00\x00" + message[i:i + 37] for i in range(33, len(message), 37)]
+    write("link", "sdus", b"\x02" + pieces(sdus))
+    write("link", "framed", b"\x05\x00" + message)
+    write("link", "framed-edited", b"\x05\x02\x01\x00\x00\xc2\x05\x09" + message)
+    return len(list((SEEDS / "link").iterdir()))
+
+
 def payment_code_seeds():
     specs = (TESTS / "PaymentCodesTests/SpecVectors.swift").read_text()
     codes = re.findall(r'"((?:ln|LN)[A-Za-z0-9]{20,})"', specs)
@@ -191,6 +232,7 @@ if __name__ == "__main__":
     print("cbor", cbor_seeds())
     print("ur", ur_seeds())
     print("frames", frames_seeds())
+    print("link", link_seeds())
     print("payment-codes", payment_code_seeds())
     image_seeds()
     for target in sorted(p.name for p in SEEDS.iterdir() if p.is_dir()):

@@ -11,6 +11,13 @@ struct ByteReader {
         return first
     }
 
+    /// The next `count` bytes (fewer at the end).
+    mutating func take(_ count: Int) -> [UInt8] {
+        let taken = Array(rest.prefix(count))
+        rest = rest.dropFirst(count)
+        return taken
+    }
+
     /// Pieces of the rest, each led by its 2-byte big-endian length (cut short at the end),
     /// so a mutation inside one piece leaves the others where they were.
     mutating func lengthPrefixedPieces(max: Int = 64) -> [[UInt8]] {

@@ -5,6 +5,7 @@ enum Targets {
         FramesTarget.frames, URTarget.ur,
         PaymentCodesTarget.tenderURI, PaymentCodesTarget.paymentCodes,
         ImageTarget.png, ImageTarget.pgm,
+        LinkTarget.link,
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -86,9 +86,9 @@ struct PartialMessage: Sendable {
     /// The bytes held for fragment `index`, if any. Fragments before `next` are all full
     /// (the last one would have completed the message), so they sit at `index × size`.
     private func heldBytes(at index: Int) -> ArraySlice<UInt8>? {
-        if index < next, let size = fragmentSize {
-            return assembled[(index * size)..<((index + 1) * size)]
-        }
-        return ahead[index].map { $0[...] }
+        guard index < next else { return ahead[index].map { $0[...] } }
+        // `next > 0` means fragment 0, not the last, is held, so the size is known.
+        guard let size = fragmentSize else { return [] }
+        return assembled[(index * size)..<((index + 1) * size)]
     }
 }
