@@ -22,7 +22,7 @@ struct BluetoothPayment {
     let request: PaymentRequest?
     let quiet: Bool
 
-    func progress(_ text: String) { if !quiet { print(text) } }
+    func progress(_ text: String) { if !quiet { say(text) } }
 
     func run(key: PrivateKey) async throws -> PaymentExchange.Outcome {
         let bluetooth = try await BluetoothSession.open()
@@ -89,7 +89,7 @@ struct BluetoothPayment {
             guard ContinuousClock.now < deadline else { break }
             guard !tried.contains(nearby.address) else { continue }
             if let request {
-                let tag = nearby.serviceData[TenderGATT.service.text].flatMap(TenderGATT.readTag)
+                let tag = nearby.manufacturerData[TenderGATT.tagCompany].flatMap(TenderGATT.readTag)
                 guard tag?.idPrefix == Array(request.id.bytes.prefix(4)) else { continue }
             }
             tried.insert(nearby.address)

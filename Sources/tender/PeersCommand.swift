@@ -31,7 +31,7 @@ struct PeersCommand: AsyncParsableCommand {
                             "address": peer.address, "name": peer.name ?? "",
                         ]
                         if let rssi = peer.rssi { entry["rssi"] = Int(rssi) }
-                        if let tag = peer.serviceData[TenderGATT.service.text],
+                        if let tag = peer.manufacturerData[TenderGATT.tagCompany],
                             let read = TenderGATT.readTag(tag)
                         {
                             entry["requestIdPrefix"] = read.idPrefix.map {
@@ -42,7 +42,7 @@ struct PeersCommand: AsyncParsableCommand {
                         return entry
                     })
             } else if found.isEmpty {
-                print("no payee found in \(seconds) s")
+                say("no payee found in \(seconds) s")
             }
         }
     }
@@ -55,7 +55,7 @@ struct PeersCommand: AsyncParsableCommand {
             group.addTask {
                 var seen: [String: NearbyDevice] = [:]
                 for await report in reports {
-                    if seen[report.address] == nil, !json { print(PeersCommand.line(report)) }
+                    if seen[report.address] == nil, !json { say(PeersCommand.line(report)) }
                     seen[report.address] = report
                     if Task.isCancelled { break }
                 }
@@ -69,7 +69,7 @@ struct PeersCommand: AsyncParsableCommand {
 
     static func line(_ peer: NearbyDevice) -> String {
         var parts = [peer.address, peer.name ?? "?", peer.rssi.map { "\($0) dBm" } ?? "? dBm"]
-        if let tag = peer.serviceData[TenderGATT.service.text], let read = TenderGATT.readTag(tag) {
+        if let tag = peer.manufacturerData[TenderGATT.tagCompany], let read = TenderGATT.readTag(tag) {
             if let amount = read.amount { parts.append("amount \(amount)") }
             parts.append("request \(read.idPrefix.map { String(format: "%02x", $0) }.joined())…")
         }

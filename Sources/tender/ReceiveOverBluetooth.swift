@@ -72,14 +72,14 @@ struct BluetoothReceiver {
                 guard !quiet else { return }
                 switch event {
                 case .ready(let adapter, let address):
-                    print("ready: advertising on \(adapter) (\(address)); waiting for payers")
-                case .connected(let link): print("payer connected (link \(hex(link)))")
-                case .offered(let link): print("payment offered (link \(hex(link)))")
-                case .linkEnded(let link): print("link \(hex(link)) ended")
+                    say("ready: advertising on \(adapter) (\(address)); waiting for payers")
+                case .connected(let link): say("payer connected (link \(hex(link)))")
+                case .offered(let link): say("payment offered (link \(hex(link)))")
+                case .linkEnded(let link): say("link \(hex(link)) ended")
                 case .refusedSession(let link, let reason):
-                    print("link \(hex(link)) refused: \(reason)")
+                    say("link \(hex(link)) refused: \(reason)")
                 case .restarted:
-                    print("bluetoothd restarted: service and advertisement registered again")
+                    say("bluetoothd restarted: service and advertisement registered again")
                 }
             })
         try await payee.start()
@@ -97,7 +97,7 @@ struct BluetoothReceiver {
                 let offer = offering(next)
                 Task { try? await payee.offer(offer) }
             case .refused(let error):
-                if !quiet { print("refused a payment: \(error)") }
+                if !quiet { say("refused a payment: \(error)") }
             }
         }
         await payee.finish()
@@ -107,9 +107,9 @@ struct BluetoothReceiver {
         guard !json else { return }
         let uri = TenderURI.encode(request)
         if let matrix = try? QREncoder.encode(Array(uri.utf8)) {
-            print(matrix.terminalText(inverted: false))
+            say(matrix.terminalText(inverted: false))
         }
-        print(uri)
+        say(uri)
     }
 
     private func report(_ received: Wallet.Received) {
@@ -121,7 +121,7 @@ struct BluetoothReceiver {
             ])
         } else {
             let again = received.repeated ? " (already accepted; same receipt sent again)" : ""
-            print(
+            say(
                 "Received \(received.amount) from \(received.payer) (request \(received.requestID.hex))\(again)"
             )
         }
@@ -129,6 +129,13 @@ struct BluetoothReceiver {
 }
 
 private func hex(_ link: UInt32) -> String { String(link, radix: 16) }
+
+/// Writes a line to standard output at once: a long-running command's output is read while it
+/// runs (a terminal, a log, a supervisor waiting for "ready"), and `print` holds lines in a
+/// buffer when stdout is not a terminal.
+func say(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
 
 /// Runs `action` once when one of `signals` arrives (instead of the default of dying), so a
 /// node can unregister from BlueZ before it exits.
