@@ -6,14 +6,18 @@ public struct Advertisement: Sendable {
     public var localName: String?
     /// Service data by service UUID: a few bytes BlueZ puts in the advertising packet.
     public var serviceData: [BluetoothUUID: [UInt8]]
+    /// Manufacturer data by company id. A legacy advertisement has 31 bytes: flags and one
+    /// 128-bit service UUID leave 10, room for 6 bytes of manufacturer data and nothing else.
+    public var manufacturerData: [UInt16: [UInt8]]
 
     public init(
         serviceUUIDs: [BluetoothUUID], localName: String? = nil,
-        serviceData: [BluetoothUUID: [UInt8]] = [:]
+        serviceData: [BluetoothUUID: [UInt8]] = [:], manufacturerData: [UInt16: [UInt8]] = [:]
     ) {
         self.serviceUUIDs = serviceUUIDs
         self.localName = localName
         self.serviceData = serviceData
+        self.manufacturerData = manufacturerData
     }
 
     var properties: [String: DBusValue] {
@@ -28,6 +32,13 @@ public struct Advertisement: Sendable {
                 key: "s", value: "v",
                 serviceData.sorted { $0.key.text < $1.key.text }.map {
                     DictionaryEntry(.string($0.key.text), .variant(.bytes($0.value)))
+                })
+        }
+        if !manufacturerData.isEmpty {
+            properties["ManufacturerData"] = .dictionary(
+                key: "q", value: "v",
+                manufacturerData.sorted { $0.key < $1.key }.map {
+                    DictionaryEntry(.uint16($0.key), .variant(.bytes($0.value)))
                 })
         }
         return properties

@@ -43,7 +43,9 @@ public struct BluetoothSession: Sendable {
     /// The adapter called `name`, or the first one when `name` is nil. Waits up to `wait` for
     /// it to appear (bluetoothd starting, a dongle being plugged in) before saying it is not
     /// there.
-    public func adapter(_ name: String? = nil, wait: Duration = .seconds(10)) async throws(BluetoothError)
+    public func adapter(
+        _ name: String? = nil, wait: Duration = .seconds(10)
+    ) async throws(BluetoothError)
         -> Adapter
     {
         let deadline = ContinuousClock.now + wait

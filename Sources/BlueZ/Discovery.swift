@@ -7,8 +7,10 @@ public struct NearbyDevice: Sendable, Equatable {
     public let name: String?
     public let rssi: Int16?
     public let uuids: [String]
-    /// Service data by service UUID (the advertised request tag lives here).
+    /// Service data by service UUID.
     public let serviceData: [String: [UInt8]]
+    /// Manufacturer data by company id (Tender's request tag lives here).
+    public let manufacturerData: [UInt16: [UInt8]]
 
     public var address: String { device.address }
 }
@@ -116,6 +118,8 @@ private final class DeviceTracker: Sendable {
         return NearbyDevice(
             device: adapter.device(at: path, address: address),
             name: merged["Name"]?.string ?? merged["Alias"]?.string,
-            rssi: merged["RSSI"]?.int16, uuids: uuids, serviceData: serviceData)
+            rssi: merged["RSSI"]?.int16, uuids: uuids, serviceData: serviceData,
+            manufacturerData: (merged["ManufacturerData"]?.uint16Keyed ?? [:]).compactMapValues(
+                \.bytes))
     }
 }

@@ -126,8 +126,8 @@ public actor NearbyPayee: PaymentSource {
         registrations.append(
             try await adapter.advertise(
                 Advertisement(
-                    serviceUUIDs: [TenderGATT.service], localName: "tender",
-                    serviceData: [TenderGATT.service: offering.tag]),
+                    serviceUUIDs: [TenderGATT.service],
+                    manufacturerData: [TenderGATT.tagCompany: offering.tag]),
                 at: ObjectPath(checked: "/tender/payee_advertisement")))
     }
 

@@ -23,8 +23,13 @@ public enum TenderGATT {
 func linkNow() -> LinkInstant { LinkInstant(milliseconds: Deadline.now.milliseconds) }
 
 extension TenderGATT {
-    /// The advertised tag of a request: the first 4 bytes of its id, then its amount as an
-    /// unsigned LEB128 when it fits in the advertisement's 6 remaining bytes.
+    /// The company id the tag is advertised under: 0xFFFF, reserved for use without a
+    /// registered company.
+    public static let tagCompany: UInt16 = 0xFFFF
+
+    /// The advertised tag of a request (6 bytes at most: all a legacy advertisement has left
+    /// beside the service UUID): the first 4 bytes of its id, then its amount as an unsigned
+    /// LEB128 when that takes at most 2 bytes.
     public static func tag(requestID: [UInt8], amount: UInt128) -> [UInt8] {
         var tag = Array(requestID.prefix(4))
         var rest = amount
@@ -34,17 +39,18 @@ extension TenderGATT {
             rest >>= 7
             encoded.append(rest == 0 ? low : low | 0x80)
         } while rest != 0
-        if encoded.count <= 6 { tag += encoded }
+        if encoded.count <= 2 { tag += encoded }
         return tag
     }
 
     /// What a tag says: the request id's first 4 bytes and, when present, the amount.
     public static func readTag(_ tag: [UInt8]) -> (idPrefix: [UInt8], amount: UInt128?)? {
+        guard tag.count <= 6 else { return nil }
         guard tag.count >= 4 else { return nil }
         var amount: UInt128 = 0
         var shift: UInt128 = 0
         for (index, byte) in tag.dropFirst(4).enumerated() {
-            guard index < 6 else { return (Array(tag.prefix(4)), nil) }
+            guard index < 2 else { return (Array(tag.prefix(4)), nil) }
             amount |= UInt128(byte & 0x7F) << shift
             shift += 7
             if byte & 0x80 == 0 { return (Array(tag.prefix(4)), amount) }
