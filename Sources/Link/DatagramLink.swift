@@ -110,7 +110,7 @@ public struct DatagramLink: Sendable {
 
     private mutating func shutDown(_ reason: CloseReason) {
         closedReason = reason
-        _ = sender.abandon()
+        sender.abandon()
         receiver = WindowedReceiver(link: id, configuration: configuration)
     }
 

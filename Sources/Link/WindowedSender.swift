@@ -1,16 +1,16 @@
 /// The sending half of a link: one message at a time, at most `window` fragments
 /// unacknowledged.
 ///
-/// - An ack that moves past the first unacknowledged fragment slides the window, restarts
-///   the timer and resets the backoff.
-/// - The second ack in a row that repeats the first unacknowledged index while later
-///   fragments are out (duplicate acks: the receiver saw a gap) resends that one fragment,
-///   once per index. One duplicate ack is not enough: a datagram the radio repeated draws one.
+/// - An ack that moves past the first unacknowledged fragment (`base`) slides the window,
+///   restarts the timer and resets the backoff.
+/// - A duplicate ack repeats `base` while later fragments are out: the receiver saw a gap.
+///   The second one in a row resends fragment `base` alone, once per index (one is not
+///   enough: a datagram the radio repeated draws one).
 /// - After such a resend, an ack that moves `base` but not past what was out at the time
 ///   points at the next hole: that fragment is resent at once too (as TCP's NewReno does).
-/// - When the retransmission timer fires, every fragment from the first unacknowledged one is
-///   sent again (go-back-N) and the timeout doubles, up to its maximum; after `maxRetries`
-///   timeouts in a row the message fails with `retriesExhausted`.
+/// - When the retransmission timer fires, every fragment from `base` on is sent again
+///   (go-back-N) and the timeout doubles, up to its maximum. After `maxRetries` such resends
+///   without progress, the next timeout fails the message with `retriesExhausted`.
 /// Message ids start at 0 and grow by one per message, delivered or failed.
 struct WindowedSender: Sendable {
     private struct Outgoing: Sendable {
@@ -144,10 +144,7 @@ struct WindowedSender: Sendable {
     }
 
     /// Gives up the message in flight (the link closed).
-    mutating func abandon() -> UInt16? {
-        defer { outgoing = nil }
-        return outgoing?.id
-    }
+    mutating func abandon() { outgoing = nil }
 
     /// Resends the first unacknowledged fragment alone, once per index.
     private func resendBase(_ message: inout Outgoing, into outcome: inout Outcome) {

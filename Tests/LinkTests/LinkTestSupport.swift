@@ -6,10 +6,10 @@ import Testing
 func at(_ milliseconds: Int64) -> LinkInstant { LinkInstant(milliseconds: milliseconds) }
 
 /// Small, fast numbers for tests that walk the limits: 32-byte datagrams (21-byte payloads),
-/// 1,000-byte messages, a window of 4.
+/// 1,000-byte messages, a window of 4, 3 links, 15 s for a silent message.
 let tiny = LinkConfiguration(
     maxDatagramBytes: 32, maxMessageBytes: 1_000, maxMessagesInFlight: 4, maxLinks: 3,
-    window: 4)
+    window: 4, messageTimeout: .seconds(15))
 
 /// Reproducible message bytes.
 func message(_ count: Int, seed: UInt64 = 1) -> [UInt8] {

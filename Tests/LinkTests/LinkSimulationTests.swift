@@ -5,7 +5,7 @@ import Testing
 /// Whole transfers over the simulated radio (`LinkSimulator`): delivery exactly once and
 /// intact under loss both ways, failure within a bounded number of steps when nothing gets
 /// through, and the datagram overhead per delivered byte (printed, not asserted).
-struct SimulationTests {
+struct LinkSimulationTests {
     static let sizes = [0, 1, 233, 234, 1_000, 10_000, 100_000]
 
     struct Figures {
@@ -81,8 +81,8 @@ struct SimulationTests {
             sizes: Self.sizes, channel: .lossy(0.2), seed: 9, configuration: narrow)
     }
 
-    /// Nothing gets through: the message fails with `retriesExhausted` after the sixth
-    /// timeout, 9.5 s after it was sent; the simulator takes exactly those six steps.
+    /// Nothing gets through: the message fails with `retriesExhausted` at the ninth timeout
+    /// (eight resends), 15.5 s after it was sent; the simulator takes exactly those nine steps.
     @Test func aDeadLinkFailsWithinBoundedSteps() throws {
         let dead = LinkSimulator.Channel(loss: 1)
         var simulator = try LinkSimulator(toPeripheral: dead, toCentral: dead)
@@ -90,7 +90,7 @@ struct SimulationTests {
         let failed = simulator.run(maxSteps: 100) { !$0.totals[.central]!.errors.isEmpty }
         #expect(failed)
         #expect(simulator.totals[.central]!.errors == [.retriesExhausted(message: 0)])
-        #expect(simulator.steps == 6 && simulator.now == at(9_500))
+        #expect(simulator.steps == 9 && simulator.now == at(15_500))
         #expect(simulator.central.nextDeadline == nil)
         #expect(simulator.totals[.peripheral]!.delivered.isEmpty)
     }
@@ -117,40 +117,52 @@ struct SimulationTests {
     /// notifications the stack drops) and on one that also reorders and repeats. Without
     /// loss or reordering nothing is resent and the receiver acks once per half window.
     @Test func overhead() throws {
-        print(
-            "link overhead: 100 kB + 10 kB + 1 kB each way at once, mean of 3 seeds, 244-byte datagrams"
-        )
+        try printOverhead(
+            "100 kB + 10 kB + 1 kB", sizes: [100_000, 10_000, 1_000], seeds: 3, windows: [8, 16])
+        try printOverhead(
+            "a payment's size: 200 B + 5 kB + 300 B", sizes: [200, 5_000, 300], seeds: 20,
+            windows: [16])
+    }
+
+    private func printOverhead(
+        _ name: String, sizes: [Int], seeds: UInt64, windows: [Int]
+    )
+        throws
+    {
+        print("link overhead: \(name) each way at once, mean of \(seeds) seeds, 244-byte datagrams")
         print(
             "window | channel | data datagrams | ideal | acks | resent | timeouts | datagrams per kB | simulated s"
         )
-        let sizes = [100_000, 10_000, 1_000]
-        let ideal = sizes.reduce(0) { $0 + ($1 + 232) / 233 }
-        for window in [8, 16] {
+        let ideal = sizes.reduce(0) { $0 + max(1, ($1 + 232) / 233) }
+        for window in windows {
             var configuration = LinkConfiguration.standard
             configuration.window = window
             let channels: [(String, LinkSimulator.Channel)] =
                 [0.0, 0.1, 0.2, 0.3].map {
                     ("\(Int($0 * 100))% loss", LinkSimulator.Channel(loss: $0))
-                }
-                + [("10% loss, reordered, 2% repeated", .lossy(0.1))]
-            for (name, channel) in channels {
+                } + [("10% loss, reordered, 2% repeated", .lossy(0.1))]
+            for (channelName, channel) in channels {
                 var total = Figures()
-                for seed in UInt64(1)...3 {
-                    let figures = try Self.transfer(
-                        sizes: sizes, channel: channel, seed: seed, configuration: configuration)
-                    total.add(figures)
+                for seed in 1...seeds {
+                    total.add(
+                        try Self.transfer(
+                            sizes: sizes, channel: channel, seed: seed,
+                            configuration: configuration))
                 }
                 if channel.loss == 0 {
                     let halfWindow = window / 2
-                    let expectedAcks = sizes.reduce(0) {
-                        $0 + (($1 + 232) / 233 + halfWindow - 1) / halfWindow
+                    let acks = sizes.reduce(0) {
+                        $0 + (max(1, ($1 + 232) / 233) + halfWindow - 1) / halfWindow
                     }
                     #expect(total.retransmissions == 0 && total.timeouts == 0)
-                    #expect(total.acksSent == 3 * expectedAcks && total.dataSent == 3 * ideal)
+                    #expect(total.acksSent == Int(seeds) * acks)
+                    #expect(total.dataSent == Int(seeds) * ideal)
                 }
+                let count = Int(seeds)
                 let perKB = Double(total.dataSent + total.acksSent) * 1000 / Double(total.bytes)
+                let seconds = Double(total.milliseconds) / 1000 / Double(count)
                 print(
-                    "\(window) | \(name) | \(total.dataSent / 3) | \(ideal) | \(total.acksSent / 3) | \(total.retransmissions / 3) | \(total.timeouts / 3) | \(rounded(perKB)) | \(rounded(Double(total.milliseconds) / 3000))"
+                    "\(window) | \(channelName) | \(total.dataSent / count) | \(ideal) | \(total.acksSent / count) | \(total.retransmissions / count) | \(total.timeouts / count) | \(rounded(perKB)) | \(rounded(seconds))"
                 )
             }
         }
