@@ -73,6 +73,21 @@ public struct BluetoothSession: Sendable {
         return Adapter(session: self, name: chosen, path: path)
     }
 
+    /// BlueZ's PropertiesChanged signals for `interface` on the object at `path` (or on every
+    /// object below `namespace`), from now on.
+    func propertyChanges(
+        of interface: String, at path: ObjectPath? = nil, below namespace: ObjectPath? = nil,
+        doing what: String
+    ) async throws(BluetoothError) -> AsyncStream<Message> {
+        do {
+            return try await bus.signals(
+                MatchRule(
+                    sender: BlueZNames.service, interface: BlueZNames.properties,
+                    member: "PropertiesChanged", path: path, pathNamespace: namespace,
+                    arg0: interface))
+        } catch { throw BluetoothError(error, doing: what) }
+    }
+
     /// bluetoothd starting and stopping (org.bluez gaining or losing its owner), from now on.
     public func bluetoothdChanges() async throws(BluetoothError) -> AsyncStream<BluetoothdChange> {
         let signals: AsyncStream<Message>

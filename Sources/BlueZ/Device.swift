@@ -45,13 +45,8 @@ public struct Device: Sendable, Equatable {
 
     /// Waits until BlueZ has resolved the device's GATT services (or the timeout).
     public func servicesResolved(timeout: Duration) async throws(BluetoothError) {
-        let changes: AsyncStream<Message>
-        do {
-            changes = try await session.bus.signals(
-                MatchRule(
-                    sender: BlueZNames.service, interface: BlueZNames.properties,
-                    member: "PropertiesChanged", path: path, arg0: BlueZNames.device))
-        } catch { throw BluetoothError(error, doing: "watching \(address)") }
+        let changes = try await session.propertyChanges(
+            of: BlueZNames.device, at: path, doing: "watching \(address)")
         if (try? await object.property(BlueZNames.device, "ServicesResolved").bool) == true {
             return
         }

@@ -18,22 +18,19 @@ public struct NearbyDevice: Sendable, Equatable {
 extension Adapter {
     /// LE discovery of devices that advertise `service`: each report as it comes (a device
     /// again when its RSSI or data changes), devices BlueZ already knows first. Discovery
-    /// stops when the stream is dropped. BlueZ may take more than 10 s to report a device.
+    /// stops when the stream is dropped, or after `duration` (the stream then ends). BlueZ may
+    /// take more than 10 s to report a device.
     public func discover(
-        service: BluetoothUUID
+        service: BluetoothUUID, for duration: Duration? = nil
     ) async throws(BluetoothError)
         -> AsyncStream<NearbyDevice>
     {
-        let bus = session.bus
-        let signals: AsyncStream<Message>
+        // Subscribed before discovery starts, so no report falls in between.
+        let signals = try await session.propertyChanges(
+            of: BlueZNames.device, below: path, doing: "watching discovery on \(name)")
         let added: AsyncStream<Message>
         do {
-            // Subscribed before discovery starts, so no report falls in between.
-            signals = try await bus.signals(
-                MatchRule(
-                    sender: BlueZNames.service, interface: BlueZNames.properties,
-                    member: "PropertiesChanged", pathNamespace: path, arg0: BlueZNames.device))
-            added = try await bus.signals(
+            added = try await session.bus.signals(
                 MatchRule(
                     sender: BlueZNames.service, interface: BlueZNames.objectManager,
                     member: "InterfacesAdded"))
@@ -83,8 +80,15 @@ extension Adapter {
                 }
                 continuation.finish()
             }
+            let timer = duration.map { duration in
+                Task {
+                    try? await Task.sleep(for: duration)
+                    continuation.finish()
+                }
+            }
             continuation.onTermination = { _ in
                 watch.cancel()
+                timer?.cancel()
                 Task { _ = try? await adapter.call("StopDiscovery") }
             }
         }

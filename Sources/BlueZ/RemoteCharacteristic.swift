@@ -42,14 +42,11 @@ public struct RemoteCharacteristic: Sendable {
     /// The characteristic's notifications, from now until the stream is dropped (which
     /// stops them).
     public func notifications() async throws(BluetoothError) -> AsyncStream<[UInt8]> {
-        let changes: AsyncStream<Message>
-        do {
-            changes = try await session.bus.signals(
-                MatchRule(
-                    sender: BlueZNames.service, interface: BlueZNames.properties,
-                    member: "PropertiesChanged", path: path, arg0: BlueZNames.characteristic))
-            try await object.call(BlueZNames.characteristic, "StartNotify")
-        } catch { throw BluetoothError(error, doing: "subscribing to \(path)") }
+        let changes = try await session.propertyChanges(
+            of: BlueZNames.characteristic, at: path, doing: "subscribing to \(path)")
+        do { try await object.call(BlueZNames.characteristic, "StartNotify") } catch {
+            throw BluetoothError(error, doing: "subscribing to \(path)")
+        }
         let object = self.object
         return AsyncStream { continuation in
             let task = Task {

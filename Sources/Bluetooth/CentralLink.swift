@@ -1,10 +1,7 @@
 import BlueZ
 import DBus
 import Link
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 
 /// The payer's end of a link to a payee over GATT: datagrams written to rx (through the
 /// socket AcquireWrite gives, or WriteValue without response), the payee's datagrams read
@@ -12,7 +9,8 @@ import Glibc
 public actor CentralLink {
     private var link: DatagramLink
     private let rx: RemoteCharacteristic
-    private let socket: UnixFD?
+    /// The socket AcquireWrite gave (a non-blocking copy), when BlueZ offered one.
+    private var socket: FileDescriptor?
     private var inbox: [[UInt8]] = []
     private var receivers: [CheckedContinuation<Result<[UInt8], BluetoothError>, Never>] = []
     private var sending:
@@ -31,10 +29,7 @@ public actor CentralLink {
     ) async throws(BluetoothError) -> CentralLink {
         let notifications = try await tx.notifications()
         // The acquired socket skips a D-Bus round trip per datagram; BlueZ may not offer it.
-        let socket = try? await rx.acquireWrite().socket
-        if let socket {
-            _ = fcntl(socket.rawValue, F_SETFL, fcntl(socket.rawValue, F_GETFL) | O_NONBLOCK)
-        }
+        let socket = nonBlockingCopy(try? await rx.acquireWrite().socket)
         let link: DatagramLink
         do {
             link = try DatagramLink(
@@ -42,15 +37,30 @@ public actor CentralLink {
         } catch {
             throw BluetoothError(.bluez, "link configuration: \(error)")
         }
-        let central = CentralLink(link: link, rx: rx, socket: socket)
+        let central = CentralLink(link: link, rx: rx, socket: consume socket)
         await central.start(notifications)
         return central
     }
 
-    private init(link: DatagramLink, rx: RemoteCharacteristic, socket: UnixFD?) {
+    private init(link: DatagramLink, rx: RemoteCharacteristic, socket: consuming FileDescriptor?) {
         self.link = link
         self.rx = rx
         self.socket = socket
+    }
+
+    isolated deinit { socket.take()?.close() }
+
+    /// A descriptor of our own for the acquired socket, set non-blocking; nil when there is
+    /// none or it cannot be set up (WriteValue then carries the datagrams).
+    private static func nonBlockingCopy(_ acquired: UnixFD?) -> FileDescriptor? {
+        guard let acquired else { return nil }
+        let copy: FileDescriptor
+        do { copy = try acquired.duplicate() } catch { return nil }
+        do { try copy.makeNonBlocking() } catch {
+            copy.close()
+            return nil
+        }
+        return copy
     }
 
     private func start(_ notifications: AsyncStream<[UInt8]>) {
@@ -62,13 +72,7 @@ public actor CentralLink {
             await self?.fail(
                 BluetoothError(.notConnected, "the payee's notifications stopped (link lost)"))
         }
-        ticker = Task { [weak self] in
-            while !Task.isCancelled {
-                guard let self else { return }
-                let wait = await self.tick()
-                try? await Task.sleep(for: wait)
-            }
-        }
+        ticker = LinkTimer.run { [weak self] in await self?.tick() }
     }
 
     /// Whether datagrams go through an acquired socket (else WriteValue).
@@ -107,6 +111,7 @@ public actor CentralLink {
     public func close(_ reason: CloseReason = .done) async {
         let frame = link.close(reason)
         await write([frame])
+        socket.take()?.close()
         fail(BluetoothError(.notConnected, "the link is closed"))
         listener?.cancel()
         ticker?.cancel()
@@ -122,8 +127,7 @@ public actor CentralLink {
     /// Runs timers; returns how long to sleep before the next look.
     private func tick() async -> Duration {
         await process(link.tick(now: linkNow()))
-        guard let deadline = link.nextDeadline else { return .milliseconds(200) }
-        return max(.milliseconds(5), min(.milliseconds(200), deadline - linkNow()))
+        return LinkTimer.nap(until: link.nextDeadline)
     }
 
     private func process(_ events: LinkEvents) async {
@@ -152,12 +156,10 @@ public actor CentralLink {
     private func write(_ datagrams: [[UInt8]]) async {
         for datagram in datagrams {
             bytesWritten += datagram.count
-            if let socket {
-                while true {
-                    let written = datagram.withUnsafeBytes {
-                        Glibc.write(socket.rawValue, $0.baseAddress, $0.count)
-                    }
-                    if written >= 0 || (errno != EAGAIN && errno != EINTR) { break }
+            if socket != nil {
+                // send(MSG_NOSIGNAL): a socket BlueZ closed gives EPIPE, not a SIGPIPE. A full
+                // socket is waited for here, without blocking the actor's thread.
+                while case .timedOut? = socket?.writeAll(datagram, until: .now, socket: true) {
                     try? await Task.sleep(for: .milliseconds(2))
                 }
             } else {

@@ -151,9 +151,14 @@ public actor NearbyPayee: PaymentSource {
             sessions[link] = box
             onEvent(.connected(link: link))
         }
-        let hello = Hello(request: offering.request, evidence: evidence())
+        let (request, evidence) = (offering.request, self.evidence)
         let event: PayeeSession.Event
-        do { event = try box.session.receive(message, hello: { hello }) } catch {
+        // The hello (and the evidence it reads from the store) only for XX's first message.
+        do {
+            event = try box.session.receive(message) {
+                Hello(request: request, evidence: evidence())
+            }
+        } catch {
             onEvent(.refusedSession(link: link, reason: "\(error)"))
             await end(link, reason: .protocolError)
             return

@@ -29,13 +29,7 @@ public actor PeripheralLinks {
         self.onMessage = onMessage
         self.onClosed = onClosed
         ticker?.cancel()
-        ticker = Task { [weak self] in
-            while !Task.isCancelled {
-                guard let self else { return }
-                let wait = await self.tick()
-                try? await Task.sleep(for: wait)
-            }
-        }
+        ticker = LinkTimer.run { [weak self] in await self?.tick() }
     }
 
     public func stop() {
@@ -70,8 +64,7 @@ public actor PeripheralLinks {
         for received in table.tick(now: linkNow()) {
             if let link = received.link { await handle(link, received.events) }
         }
-        guard let deadline = table.nextDeadline else { return .milliseconds(200) }
-        return max(.milliseconds(5), min(.milliseconds(200), deadline - linkNow()))
+        return LinkTimer.nap(until: table.nextDeadline)
     }
 
     private func handle(_ link: UInt32, _ events: LinkEvents) async {

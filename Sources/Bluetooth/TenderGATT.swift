@@ -19,9 +19,6 @@ public enum TenderGATT {
     public static let maxDatagramBytes = 244
 }
 
-/// The link's clock: the monotonic clock in milliseconds.
-func linkNow() -> LinkInstant { LinkInstant(milliseconds: Deadline.now.milliseconds) }
-
 extension TenderGATT {
     /// The company id the tag is advertised under: 0xFFFF, reserved for use without a
     /// registered company.

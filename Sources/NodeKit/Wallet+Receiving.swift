@@ -17,6 +17,27 @@ extension Wallet {
         public let repeated: Bool
     }
 
+    /// A new request to this wallet (random id), recorded before it is shown; it stays
+    /// payable for `lifetime` seconds from `now`.
+    public func issueRequest(
+        amount: Amount, asset: Address, memo: String, lifetime: UInt64,
+        sessionKey: [UInt8]? = nil, now: UInt64
+    ) throws(NodeError) -> PaymentRequest {
+        let (expiry, overflow) = now.addingReportingOverflow(lifetime)
+        guard !overflow else {
+            throw NodeError(.usage("a request lifetime of \(lifetime) s is too long"))
+        }
+        var generator = SystemRandomNumberGenerator()
+        let request: PaymentRequest
+        do {
+            request = try PaymentRequest(
+                id: .random(using: &generator), payee: address, amount: amount, asset: asset,
+                memo: memo, expiry: expiry, sessionKey: sessionKey, domain: domain)
+        } catch { throw NodeError(.rejected(error)) }
+        try recordRequest(request, now: now)
+        return request
+    }
+
     /// Records a request this wallet is about to show, so a payment naming it must meet its
     /// amount, asset and expiry.
     public func recordRequest(_ request: PaymentRequest, now: UInt64) throws(NodeError) {

@@ -60,24 +60,20 @@ public struct Offer: Sendable, Equatable {
     }
 
     var cbor: CBOR {
-        let first: CBOR.Entry
         switch content {
-        case .payment(let bytes): first = CBOR.Entry(.unsigned(1), .bytes(bytes))
-        case .decline(let reason): first = CBOR.Entry(.unsigned(3), .text(reason))
+        case .payment(let bytes): EnvelopeOrNot.envelope(bytes).cbor(evidence: evidence)
+        case .decline(let reason): EnvelopeOrNot.not(.text(reason)).cbor(evidence: evidence)
         }
-        return .map([first, evidenceEntry(evidence)])
     }
 
     init(_ cbor: CBOR) throws(SessionError) {
-        switch (cbor[.unsigned(1)], cbor[.unsigned(3)]) {
-        case (let payment?, nil): content = .payment(try payment.bytes("payment"))
-        case (nil, let reason?): content = .decline(try reason.text("decline", max: 256))
-        default:
-            throw SessionError.malformed(
-                "an offer holds a payment or a decline, not both or neither")
+        let (choice, evidence) = try EnvelopeOrNot.decode(
+            cbor, message: "offer", envelope: "payment", other: "decline")
+        switch choice {
+        case .envelope(let payment): content = .payment(payment)
+        case .not(let reason): content = .decline(try reason.text("decline", max: 256))
         }
-        evidence = try evidenceList(cbor)
-        try onlyKeys(cbor, [1, 2, 3], in: "offer")
+        self.evidence = evidence
     }
 }
 
@@ -99,32 +95,59 @@ public struct Answer: Sendable, Equatable {
     }
 
     var cbor: CBOR {
-        let first: CBOR.Entry
         switch content {
-        case .receipt(let bytes): first = CBOR.Entry(.unsigned(1), .bytes(bytes))
+        case .receipt(let bytes): return EnvelopeOrNot.envelope(bytes).cbor(evidence: evidence)
         case .refused(let code, let reason):
-            first = CBOR.Entry(
-                .unsigned(3),
-                .map([
-                    CBOR.Entry(.unsigned(1), .text(code)), CBOR.Entry(.unsigned(2), .text(reason)),
-                ]))
+            let refusal = CBOR.map([
+                CBOR.Entry(.unsigned(1), .text(code)), CBOR.Entry(.unsigned(2), .text(reason)),
+            ])
+            return EnvelopeOrNot.not(refusal).cbor(evidence: evidence)
         }
-        return .map([first, evidenceEntry(evidence)])
     }
 
     init(_ cbor: CBOR) throws(SessionError) {
-        switch (cbor[.unsigned(1)], cbor[.unsigned(3)]) {
-        case (let receipt?, nil): content = .receipt(try receipt.bytes("receipt"))
-        case (nil, let refusal?):
+        let (choice, evidence) = try EnvelopeOrNot.decode(
+            cbor, message: "answer", envelope: "receipt", other: "refusal")
+        switch choice {
+        case .envelope(let receipt): content = .receipt(receipt)
+        case .not(let refusal):
             content = .refused(
                 code: try field(refusal, 1, "refusal code").text("refusal code", max: 64),
                 reason: try field(refusal, 2, "refusal reason").text("refusal reason", max: 1024))
-        default:
-            throw SessionError.malformed(
-                "an answer holds a receipt or a refusal, not both or neither")
         }
-        evidence = try evidenceList(cbor)
-        try onlyKeys(cbor, [1, 2, 3], in: "answer")
+        self.evidence = evidence
+    }
+}
+
+/// The layout offers and answers share: an envelope under key 1, or instead something else
+/// under key 3 (a decline, a refusal); the evidence under key 2; no other key.
+private enum EnvelopeOrNot {
+    case envelope([UInt8])
+    case not(CBOR)
+
+    func cbor(evidence: [[UInt8]]) -> CBOR {
+        switch self {
+        case .envelope(let bytes):
+            .map([CBOR.Entry(.unsigned(1), .bytes(bytes)), evidenceEntry(evidence)])
+        case .not(let other): .map([CBOR.Entry(.unsigned(3), other), evidenceEntry(evidence)])
+        }
+    }
+
+    static func decode(
+        _ cbor: CBOR, message: String, envelope: String, other: String
+    ) throws(SessionError) -> (EnvelopeOrNot, evidence: [[UInt8]]) {
+        let field: EnvelopeOrNot
+        switch (cbor[.unsigned(1)], cbor[.unsigned(3)]) {
+        case (let bytes?, nil): field = .envelope(try bytes.bytes(envelope))
+        case (nil, let value?): field = .not(value)
+        default:
+            // Both messages ("offer", "answer") take "an".
+            throw SessionError.malformed(
+                "an \(message) holds a \(envelope) or a \(other), not both or neither")
+        }
+        let evidence = try evidenceList(cbor)
+        try onlyKeys(cbor, [1, 2, 3], in: message)
+        return (field, evidence)
     }
 }
 

@@ -78,15 +78,10 @@ struct BluetoothPayment {
     /// The first payee that matches: the request's id prefix in its advertisement, or (with
     /// --to) the payee its hello names.
     private func findPayee(_ adapter: Adapter) async throws -> (PayerConnection, Hello?) {
-        let reports = try await adapter.discover(service: TenderGATT.service)
-        let deadline = ContinuousClock.now + .seconds(scanSeconds)
+        let reports = try await adapter.discover(
+            service: TenderGATT.service, for: .seconds(scanSeconds))
         var tried: Set<String> = []
-        let timer = Task {
-            try? await Task.sleep(until: deadline)
-        }
-        defer { timer.cancel() }
         for await nearby in reports {
-            guard ContinuousClock.now < deadline else { break }
             guard !tried.contains(nearby.address) else { continue }
             if let request {
                 let tag = nearby.manufacturerData[TenderGATT.tagCompany].flatMap(TenderGATT.readTag)

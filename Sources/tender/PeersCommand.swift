@@ -49,27 +49,21 @@ struct PeersCommand: AsyncParsableCommand {
 
     /// Listens for `seconds`; prints each payee when first seen (text mode).
     private func listen(_ adapter: Adapter) async throws -> [NearbyDevice] {
-        let reports = try await adapter.discover(service: TenderGATT.service)
-        let json = output.json
-        return await withTaskGroup(of: [NearbyDevice].self) { group in
-            group.addTask {
-                var seen: [String: NearbyDevice] = [:]
-                for await report in reports {
-                    if seen[report.address] == nil, !json { say(PeersCommand.line(report)) }
-                    seen[report.address] = report
-                    if Task.isCancelled { break }
-                }
-                return seen.values.sorted { $0.address < $1.address }
-            }
-            try? await Task.sleep(for: .seconds(seconds))
-            group.cancelAll()
-            return await group.next() ?? []
+        var seen: [String: NearbyDevice] = [:]
+        for await report in try await adapter.discover(
+            service: TenderGATT.service, for: .seconds(seconds))
+        {
+            if seen[report.address] == nil, !output.json { say(PeersCommand.line(report)) }
+            seen[report.address] = report
         }
+        return seen.values.sorted { $0.address < $1.address }
     }
 
     static func line(_ peer: NearbyDevice) -> String {
         var parts = [peer.address, peer.name ?? "?", peer.rssi.map { "\($0) dBm" } ?? "? dBm"]
-        if let tag = peer.manufacturerData[TenderGATT.tagCompany], let read = TenderGATT.readTag(tag) {
+        if let tag = peer.manufacturerData[TenderGATT.tagCompany],
+            let read = TenderGATT.readTag(tag)
+        {
             if let amount = read.amount { parts.append("amount \(amount)") }
             parts.append("request \(read.idPrefix.map { String(format: "%02x", $0) }.joined())…")
         }

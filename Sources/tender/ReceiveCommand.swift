@@ -41,6 +41,7 @@ struct ReceiveCommand: AsyncParsableCommand {
                 throw ValidationError("--ble needs --amount")
             }
             _ = try parseAmount(amount)
+            try checkRequestLifetime(bluetooth.expiresIn)
             guard bluetooth.memo.utf8.count <= PaymentRequest.maxMemoBytes else {
                 throw ValidationError("--memo is longer than \(PaymentRequest.maxMemoBytes) bytes")
             }

@@ -43,15 +43,11 @@ struct BluetoothReceiver {
         let amount = try parseAmount(options.amount ?? "")
         let asset = try parseAddress(options.asset, option: "--asset")
         let (memo, expiresIn) = (options.memo, options.expiresIn)
+        let publicKey = Array(staticKey.publicKey.rawRepresentation)
         let makeRequest = { () throws -> PaymentRequest in
-            var generator = SystemRandomNumberGenerator()
-            let now = clock.now()
-            let request = try PaymentRequest(
-                id: .random(using: &generator), payee: wallet.address, amount: amount,
-                asset: asset, memo: memo, expiry: now + expiresIn,
-                sessionKey: Array(staticKey.publicKey.rawRepresentation), domain: wallet.domain)
-            try wallet.recordRequest(request, now: now)
-            return request
+            try wallet.issueRequest(
+                amount: amount, asset: asset, memo: memo, lifetime: expiresIn,
+                sessionKey: publicKey, now: clock.now())
         }
         let offering = { (request: PaymentRequest) in
             NearbyPayee.Offering(

@@ -64,6 +64,13 @@ struct PrinterOptions: ParsableArguments {
     }
 }
 
+/// Ten years at most: a request is for a sale, and its expiry must stay a sane date.
+func checkRequestLifetime(_ seconds: UInt64) throws {
+    guard (1...315_360_000).contains(seconds) else {
+        throw ValidationError("--expires-in must be 1…315360000 seconds (ten years)")
+    }
+}
+
 struct RequestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "request",
@@ -86,24 +93,17 @@ struct RequestCommand: ParsableCommand {
 
     func validate() throws {
         try CodeFormat.checkTitle(name, format: printing.printer == nil ? qr : .escpos)
-        // Ten years: a request is for a sale, and the sum with the clock must not overflow.
-        guard (1...315_360_000).contains(expiresIn) else {
-            throw ValidationError("--expires-in must be 1…315360000 seconds (ten years)")
-        }
+        try checkRequestLifetime(expiresIn)
     }
 
     func run() throws {
         try guarded {
             let value = try parseAmount(amount)
             let wallet = try global.openWallet()
-            var generator = SystemRandomNumberGenerator()
-            let now = global.clock.now()
-            let request = try PaymentRequest(
-                id: .random(using: &generator), payee: wallet.address, amount: value,
-                asset: try parseAddress(asset, option: "--asset"), memo: memo,
-                expiry: now + expiresIn, domain: wallet.domain)
             // Stored before it is shown: a payment naming it must then meet its terms.
-            try wallet.recordRequest(request, now: now)
+            let request = try wallet.issueRequest(
+                amount: value, asset: try parseAddress(asset, option: "--asset"), memo: memo,
+                lifetime: expiresIn, now: global.clock.now())
             let uri = TenderURI.encode(request)
             let lines =
                 [

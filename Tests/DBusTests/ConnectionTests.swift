@@ -5,6 +5,19 @@ import Testing
 @Suite struct ConnectionTests {
     let path = ObjectPath(checked: "/test")
 
+    /// A server whose object at `path` never answers within a test, and a client.
+    func silentServer(
+        on bus: PrivateBus
+    ) async throws -> (BusConnection, BusConnection, Registration) {
+        let server = try await bus.connect()
+        let client = try await bus.connect()
+        let export = try server.export(path) { _ in
+            try? await Task.sleep(for: .seconds(30))
+            return []
+        }
+        return (server, client, export)
+    }
+
     @Test func signalsArriveOnlyWhereTheRuleSelectsThem() async throws {
         let bus = try PrivateBus()
         let emitter = try await bus.connect()
@@ -36,12 +49,7 @@ import Testing
 
     @Test func aCallWithoutAnswerTimesOut() async throws {
         let bus = try PrivateBus()
-        let server = try await bus.connect()
-        let client = try await bus.connect()
-        let export = try server.export(path) { _ in
-            try? await Task.sleep(for: .seconds(30))
-            return []
-        }
+        let (server, client, export) = try await silentServer(on: bus)
         do {
             try await client.call(
                 server.uniqueName, path, "org.example.Slow", "Wait", timeout: .milliseconds(200))
@@ -55,12 +63,7 @@ import Testing
 
     @Test func cancellingTheTaskEndsTheCall() async throws {
         let bus = try PrivateBus()
-        let server = try await bus.connect()
-        let client = try await bus.connect()
-        let export = try server.export(path) { _ in
-            try? await Task.sleep(for: .seconds(30))
-            return []
-        }
+        let (server, client, export) = try await silentServer(on: bus)
         let task = Task { () throws(DBusError) -> [DBusValue] in
             try await client.call(server.uniqueName, path, "org.example.Slow", "Wait")
         }
@@ -126,12 +129,7 @@ import Testing
 
     @Test func whenTheBusGoesEverythingWaitingEnds() async throws {
         let bus = try PrivateBus()
-        let server = try await bus.connect()
-        let client = try await bus.connect()
-        let export = try server.export(path) { _ in
-            try? await Task.sleep(for: .seconds(30))
-            return []
-        }
+        let (server, client, export) = try await silentServer(on: bus)
         let stream = try await client.signals(MatchRule(interface: "org.example.Never"))
         let call = Task { () throws(DBusError) -> [DBusValue] in
             try await client.call(server.uniqueName, path, "org.example.Slow", "Wait")

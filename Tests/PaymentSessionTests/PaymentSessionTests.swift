@@ -119,6 +119,48 @@ import Testing
         }
     }
 
+    /// Runs a whole exchange with `change` applied to one message (IK: the first message or
+    /// the answer; XX: the sealed answer); the sizes of those messages and whether the side
+    /// that received the changed one refused it.
+    func exchangeChanging(
+        _ which: ChangedMessage, _ change: ([UInt8]) -> [UInt8]
+    ) throws -> (size: Int, refused: Bool) {
+        let offer = Offer(.payment([1, 2, 3]))
+        let answer = Answer(.receipt([4, 5, 6]))
+        var payee = PayeeSession(staticKey: payeeKey, maxMessageBytes: Self.cap)
+        var payer: PayerSession
+        if which == .sealedAnswer {
+            payer = try PayerSession(maxMessageBytes: Self.cap)
+            guard case .reply(let h) = try payee.receive(try payer.open(), hello: { hello })
+            else { throw SessionError.unexpected("no hello") }
+            _ = try payer.receive(h)
+            _ = try deliver(try payer.send(offer), to: &payee)
+        } else {
+            payer = try PayerSession(payeeKey: payeeKey.publicKey, maxMessageBytes: Self.cap)
+            let first = try payer.open(with: offer)
+            do {
+                _ = try payee.receive(which == .ikFirst ? change(first) : first, hello: { hello })
+            } catch { return (first.count, true) }
+            if which == .ikFirst { return (first.count, false) }
+        }
+        let reply = try payee.answer(answer)
+        do { _ = try payer.receive(change(reply)) } catch { return (reply.count, true) }
+        return (reply.count, false)
+    }
+
+    enum ChangedMessage { case ikFirst, ikAnswer, sealedAnswer }
+
+    @Test(arguments: [ChangedMessage.ikFirst, .ikAnswer, .sealedAnswer])
+    func everyFlippedBitAndEveryCutOfTheAnswerAndOfIKsFirstMessageIsRefused(
+        _ which: ChangedMessage
+    ) throws {
+        let sample = try exchangeChanging(which) { $0 }
+        #expect(!sample.refused)
+        for index in 0..<(sample.size * 9) {
+            #expect(try exchangeChanging(which) { mutate($0, index) }.refused)
+        }
+    }
+
     @Test func outOfTurnAndGarbageEndTheSession() throws {
         var payee = PayeeSession(staticKey: payeeKey, maxMessageBytes: Self.cap)
         #expect(throws: SessionError.unknownPattern(0x7F)) {
