@@ -138,6 +138,14 @@ let package = Package(
             name: "BLEProbe", dependencies: ["BlueZ", "Bluetooth", "DBus", "Link"],
             path: "Benchmarks/BLEProbe",
             swiftSettings: strict),
+        // The BLE lab's hostile payer (Tests/BLELab/scenarios/hostile-payer.sh).
+        .executableTarget(
+            name: "BLEHostile",
+            dependencies: [
+                "BlueZ", "Bluetooth", "Link", "Noise", "PaymentSession",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/BLELab/Hostile", swiftSettings: strict),
         .executableTarget(
             name: "TenderBenchmarks",
             dependencies: [
@@ -145,6 +153,9 @@ let package = Package(
             ],
             path: "Benchmarks/TenderBenchmarks", swiftSettings: strict),
 
+        .testTarget(
+            name: "BluetoothTests", dependencies: ["Bluetooth", "BlueZ", "DBus", "Link"],
+            swiftSettings: strict),
         .testTarget(
             name: "PosixTests", dependencies: ["Posix", "TenderTestSupport"], swiftSettings: strict),
         .testTarget(

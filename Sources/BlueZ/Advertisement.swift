@@ -70,13 +70,11 @@ extension Adapter {
                 [.objectPath(path), .propertyMap([:])])
         } catch { throw BluetoothError(error, doing: "advertising on \(name)") }
         let adapter = self
-        return Registration {
-            Task {
-                _ = try? await bus.call(
-                    BlueZNames.service, adapter.path, BlueZNames.advertisingManager,
-                    "UnregisterAdvertisement", [.objectPath(path)], timeout: .seconds(3))
-                await server.stop()
-            }
-        }
+        return Registration(undoing: {
+            _ = try? await bus.call(
+                BlueZNames.service, adapter.path, BlueZNames.advertisingManager,
+                "UnregisterAdvertisement", [.objectPath(path)], timeout: .seconds(3))
+            await server.stop()
+        })
     }
 }

@@ -29,7 +29,10 @@ public struct Device: Sendable, Equatable {
                 if last.kind == .bluetoothdNotRunning || last.kind == .permissionDenied {
                     throw last
                 }
-                try? await Task.sleep(for: .milliseconds(300 * attempt))
+                // "Operation already in progress": a connection another client (or a payer
+                // that exited) left up, or one still being set up or torn down.
+                if await isConnected() { return }
+                try? await Task.sleep(for: .milliseconds(500 * attempt))
             }
         }
         throw last
@@ -37,6 +40,20 @@ public struct Device: Sendable, Equatable {
 
     public func disconnect() async {
         _ = try? await object.call(BlueZNames.device, "Disconnect", timeout: .seconds(5))
+    }
+
+    /// Disconnects and, unless the device is paired, forgets it. BlueZ keeps the GATT services
+    /// of the last connection and, once they are resolved, no longer takes the service UUIDs
+    /// a device advertises: a payee that restarted (its service registered anew) would stay
+    /// hidden from the next discovery behind the stale list.
+    public func disconnectAndForget() async {
+        await disconnect()
+        guard (try? await object.property(BlueZNames.device, "Paired").bool) == false,
+            let slash = path.rawValue.lastIndex(of: "/"),
+            let adapter = ObjectPath(String(path.rawValue[..<slash]))
+        else { return }
+        _ = try? await RemoteObject(session.bus, destination: BlueZNames.service, path: adapter)
+            .call(BlueZNames.adapter, "RemoveDevice", [.objectPath(path)], timeout: .seconds(5))
     }
 
     public func isConnected() async -> Bool {

@@ -95,6 +95,15 @@ extension Adapter {
     }
 }
 
+extension Adapter {
+    /// Stops this client's discovery now (ending a `discover` stream stops it too, but later):
+    /// BlueZ aborts an LE connection attempt when discovery restarts under it, so a central
+    /// stops discovering before it connects.
+    public func stopDiscovery() async {
+        _ = try? await object.call(BlueZNames.adapter, "StopDiscovery", [], timeout: .seconds(5))
+    }
+}
+
 /// What discovery knows of each device so far: property changes arrive piecemeal.
 private final class DeviceTracker: Sendable {
     let adapter: Adapter

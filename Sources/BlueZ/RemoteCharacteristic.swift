@@ -40,21 +40,30 @@ public struct RemoteCharacteristic: Sendable {
     }
 
     /// The characteristic's notifications, from now until the stream is dropped (which
-    /// stops them).
+    /// stops them). The stream ends when the link can bring no more: the device disconnected,
+    /// or the characteristic went away (the peer's service unregistered: its process ended).
     public func notifications() async throws(BluetoothError) -> AsyncStream<[UInt8]> {
         let changes = try await session.propertyChanges(
             of: BlueZNames.characteristic, at: path, doing: "subscribing to \(path)")
+        let gone = try await endOfLink()
         do { try await object.call(BlueZNames.characteristic, "StartNotify") } catch {
             throw BluetoothError(error, doing: "subscribing to \(path)")
         }
         let object = self.object
         return AsyncStream { continuation in
             let task = Task {
-                for await change in changes {
-                    guard change.body.count > 1,
-                        let value = change.body[1].stringKeyed?["Value"]?.bytes
-                    else { continue }
-                    continuation.yield(value)
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await change in changes {
+                            guard change.body.count > 1,
+                                let value = change.body[1].stringKeyed?["Value"]?.bytes
+                            else { continue }
+                            continuation.yield(value)
+                        }
+                    }
+                    group.addTask { for await _ in gone { return } }
+                    await group.next()
+                    group.cancelAll()
                 }
                 continuation.finish()
             }
@@ -63,6 +72,61 @@ public struct RemoteCharacteristic: Sendable {
                 Task { _ = try? await object.call(BlueZNames.characteristic, "StopNotify") }
             }
         }
+    }
+
+    /// One element when this characteristic can bring no more: its device's `Connected`
+    /// turned false, or BlueZ removed the characteristic (or an object above it).
+    private func endOfLink() async throws(BluetoothError) -> AsyncStream<Void> {
+        let what = "watching the link of \(path)"
+        let removed: AsyncStream<Message>
+        do {
+            removed = try await session.bus.signals(
+                MatchRule(
+                    sender: BlueZNames.service, interface: BlueZNames.objectManager,
+                    member: "InterfacesRemoved"))
+        } catch { throw BluetoothError(error, doing: what) }
+        let disconnected: AsyncStream<Message>? =
+            if let device = devicePath {
+                try await session.propertyChanges(of: BlueZNames.device, at: device, doing: what)
+            } else { nil }
+        let path = self.path
+        return AsyncStream { continuation in
+            let task = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await signal in removed {
+                            guard let gone = signal.body.first?.objectPath,
+                                gone == path || path.isDescendant(of: gone)
+                            else { continue }
+                            return
+                        }
+                    }
+                    if let disconnected {
+                        group.addTask {
+                            for await change in disconnected {
+                                if change.body.count > 1,
+                                    change.body[1].stringKeyed?["Connected"]?.bool == false
+                                {
+                                    return
+                                }
+                            }
+                        }
+                    }
+                    await group.next()
+                    group.cancelAll()
+                }
+                continuation.yield()
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The device this characteristic belongs to (`/org/bluez/hciN/dev_…`).
+    private var devicePath: ObjectPath? {
+        let parts = path.rawValue.split(separator: "/")
+        guard let index = parts.firstIndex(where: { $0.hasPrefix("dev_") }) else { return nil }
+        return ObjectPath("/" + parts[...index].joined(separator: "/"))
     }
 
     /// A socket for write-without-response and the negotiated ATT MTU (AcquireWrite): each

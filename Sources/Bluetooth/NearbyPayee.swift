@@ -105,7 +105,7 @@ public actor NearbyPayee: PaymentSource {
                     onRead: { _ in await request() }),
                 .init(
                     uuid: TenderGATT.rx, flags: ["write", "write-without-response"],
-                    onWrite: { value, _ in await links.take(value) }),
+                    onWrite: { value, request in await links.take(value, from: request.device) }),
                 .init(uuid: TenderGATT.tx, flags: ["notify"]),
             ])
         do { try await application.export(on: bluetooth.bus) } catch {
@@ -122,7 +122,8 @@ public actor NearbyPayee: PaymentSource {
     }
 
     private func advertise() async throws(BluetoothError) {
-        if registrations.count > 1 { registrations.removeLast().cancel() }
+        // The old advertisement unregistered first: the new one takes the same path.
+        if registrations.count > 1 { await registrations.removeLast().cancelAndWait() }
         registrations.append(
             try await adapter.advertise(
                 Advertisement(
@@ -132,7 +133,7 @@ public actor NearbyPayee: PaymentSource {
     }
 
     private func unpublish() async {
-        for registration in registrations { registration.cancel() }
+        for registration in registrations { await registration.cancelAndWait() }
         registrations = []
         await links.stop()
         await application?.unexport()

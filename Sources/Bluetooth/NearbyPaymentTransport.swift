@@ -10,6 +10,7 @@ public final class NearbyPaymentTransport: PaymentTransport {
     private let payeeKey: NoisePublicKey?
     private let evidence: [[UInt8]]
     private let answer = Mutex<Answer?>(nil)
+    private let refusalReason = Mutex<String?>(nil)
 
     /// With `payeeKey` the session opens with the payment in its first message (Noise IK);
     /// without, `connection.hello()` must have come first.
@@ -40,10 +41,15 @@ public final class NearbyPaymentTransport: PaymentTransport {
         switch taken?.content {
         case .receipt(let receipt)?: return receipt
         case .refused(let code, let reason)?:
+            refusalReason.withLock { $0 = "\(reason) (\(code))" }
             throw NodeError(.io("the payee refused the payment: \(reason) (\(code))"))
         case nil: return nil
         }
     }
+
+    /// Why the payee refused the payment, when it did: an answer, so the payment is not in
+    /// doubt (the payee has it and said no).
+    public var refusal: String? { refusalReason.withLock { $0 } }
 
     /// The evidence the payee sent with its answer.
     public var payeeEvidence: [[UInt8]] { answer.withLock { $0?.evidence ?? [] } }

@@ -17,11 +17,17 @@ public actor PayerConnection {
         to device: Device, answerTimeout: Duration = .seconds(30)
     ) async throws(BluetoothError) -> PayerConnection {
         try await device.connect()
-        try await device.servicesResolved(timeout: .seconds(30))
-        let rx = try await device.characteristic(TenderGATT.rx, of: TenderGATT.service)
-        let tx = try await device.characteristic(TenderGATT.tx, of: TenderGATT.service)
-        let link = try await CentralLink.open(rx: rx, tx: tx)
-        return PayerConnection(device: device, link: link, answerTimeout: answerTimeout)
+        do {
+            try await device.servicesResolved(timeout: .seconds(30))
+            let rx = try await device.characteristic(TenderGATT.rx, of: TenderGATT.service)
+            let tx = try await device.characteristic(TenderGATT.tx, of: TenderGATT.service)
+            let link = try await CentralLink.open(rx: rx, tx: tx)
+            return PayerConnection(device: device, link: link, answerTimeout: answerTimeout)
+        } catch {
+            // A connection left up hides the payee from the next discovery.
+            await device.disconnectAndForget()
+            throw error
+        }
     }
 
     private init(device: Device, link: CentralLink, answerTimeout: Duration) {
@@ -30,8 +36,24 @@ public actor PayerConnection {
         self.answerTimeout = answerTimeout
     }
 
-    /// Bytes this side wrote to the air so far (datagrams, headers included).
-    public var bytesWritten: Int { get async { await link.bytesWritten } }
+    /// What this connection carried so far, for the figures: bytes written and read on the
+    /// air (datagrams, link headers and acks included) and round trips (messages sent, then an
+    /// answer awaited).
+    public struct Traffic: Sendable {
+        public var bytesWritten: Int
+        public var bytesRead: Int
+        public var roundTrips: Int
+    }
+
+    private var roundTrips = 0
+
+    public var traffic: Traffic {
+        get async {
+            Traffic(
+                bytesWritten: await link.bytesWritten, bytesRead: await link.bytesRead,
+                roundTrips: roundTrips)
+        }
+    }
 
     /// Noise XX: opens the session; the payee's hello (its current request, its evidence).
     public func hello() async throws(BluetoothError) -> Hello {
@@ -40,6 +62,7 @@ public actor PayerConnection {
         session = box
         let first = try session { () throws(SessionError) in try box.session.open() }
         try await link.send(first)
+        roundTrips += 1
         let reply = try await link.receive(timeout: answerTimeout)
         let event = try session { () throws(SessionError) in try box.session.receive(reply) }
         guard case .hello(let hello) = event else {
@@ -74,6 +97,7 @@ public actor PayerConnection {
         }
         while true {
             for message in messages { try await link.send(message) }
+            roundTrips += 1
             let reply = try await link.receive(timeout: answerTimeout)
             switch try session({ () throws(SessionError) in try box.session.receive(reply) }) {
             case .answer(let answer): return answer
@@ -85,7 +109,7 @@ public actor PayerConnection {
 
     public func close() async {
         await link.close()
-        await device.disconnect()
+        await device.disconnectAndForget()
     }
 
     private func session<T>(_ body: () throws(SessionError) -> T) throws(BluetoothError) -> T {

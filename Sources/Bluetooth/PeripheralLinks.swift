@@ -14,6 +14,8 @@ public actor PeripheralLinks {
     private var onMessage: MessageHandler = { _, _ in }
     private var onClosed: @Sendable (UInt32) async -> Void = { _ in }
     private var ticker: Task<Void, Never>?
+    /// The device that opened each link.
+    private var owners: [UInt32: ObjectPath?] = [:]
     public private(set) var bytesWritten = 0
 
     public init(configuration: LinkConfiguration = .standard) throws(LinkError) {
@@ -41,13 +43,30 @@ public actor PeripheralLinks {
     public var counters: LinkCounters { table.counters }
     public var linkCount: Int { table.count }
 
-    /// One datagram written to rx by a central.
-    public func take(_ datagram: [UInt8]) async {
+    /// One datagram written to rx by a central (`device`, as BlueZ names the writer). A link
+    /// belongs to the device that opened it: link ids travel in every notification, which
+    /// every subscribed central receives, and a datagram from another device naming that id
+    /// (a close, an ack, a fragment) is dropped, so no central can end or feed another's link.
+    public func take(_ datagram: [UInt8], from device: ObjectPath? = nil) async {
+        if let id = LinkFrame.peekLink(datagram), let owner = owners[id], owner != device {
+            foreignDatagrams += 1
+            return
+        }
         let received = table.receive(datagram, now: linkNow())
-        if let evicted = received.evicted { await onClosed(evicted) }
+        if let evicted = received.evicted { await ended(evicted) }
         guard let link = received.link else { return }
+        if owners[link] == nil, table.link(link) != nil {
+            owners[link] = device
+            // Links the table dropped on its own (timeouts) leave no owner behind for long.
+            if owners.count > 2 * table.configuration.maxLinks {
+                owners = owners.filter { table.link($0.key) != nil }
+            }
+        }
         await handle(link, received.events)
     }
+
+    /// Datagrams dropped because they named a link another device opened.
+    public private(set) var foreignDatagrams = 0
 
     /// Sends `message` on `link` (fragments now, resends as acks say).
     public func send(_ message: [UInt8], on link: UInt32) async throws(LinkError) {
@@ -57,7 +76,13 @@ public actor PeripheralLinks {
 
     /// Ends a link from this side.
     public func close(_ link: UInt32, reason: CloseReason) async {
+        owners[link] = nil
         if let frame = table.close(link, reason: reason) { await notify([frame]) }
+    }
+
+    private func ended(_ link: UInt32) async {
+        owners[link] = nil
+        await onClosed(link)
     }
 
     private func tick() async -> Duration {
@@ -76,7 +101,7 @@ public actor PeripheralLinks {
         }
         if events.closed != nil || gaveUp {
             _ = table.close(link, reason: .timeout)
-            await onClosed(link)
+            await ended(link)
         }
     }
 

@@ -189,19 +189,46 @@ enum Bus {
     static let interface = "org.freedesktop.DBus"
 }
 
-/// Something registered on a connection (an exported object); undone by `cancel()` or when
-/// the last reference goes.
+/// Something registered on a connection (an exported object, a registration with a service);
+/// undone by `cancel()` or when the last reference goes. An undo that is a call itself can be
+/// awaited with `cancelAndWait()`, so what replaces the registration does not race it.
 public final class Registration: Sendable {
     private let undo: Mutex<(@Sendable () -> Void)?>
+    private let asyncUndo: Mutex<(@Sendable () async -> Void)?>
 
-    public init(_ undo: @escaping @Sendable () -> Void) { self.undo = Mutex(undo) }
+    public init(_ undo: @escaping @Sendable () -> Void) {
+        self.undo = Mutex(undo)
+        self.asyncUndo = Mutex(nil)
+    }
+
+    public init(undoing undo: @escaping @Sendable () async -> Void) {
+        self.undo = Mutex(nil)
+        self.asyncUndo = Mutex(undo)
+    }
 
     public func cancel() {
+        let (action, asyncAction) = take()
+        action?()
+        if let asyncAction { Task { await asyncAction() } }
+    }
+
+    /// Undoes the registration and returns once it is undone.
+    public func cancelAndWait() async {
+        let (action, asyncAction) = take()
+        action?()
+        await asyncAction?()
+    }
+
+    private func take() -> ((@Sendable () -> Void)?, (@Sendable () async -> Void)?) {
         let action = undo.withLock { action in
             defer { action = nil }
             return action
         }
-        action?()
+        let asyncAction = asyncUndo.withLock { action in
+            defer { action = nil }
+            return action
+        }
+        return (action, asyncAction)
     }
 
     deinit { cancel() }

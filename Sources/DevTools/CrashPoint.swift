@@ -8,8 +8,12 @@ public enum CrashPoint: String, Sendable {
     case payPrepared = "pay.prepared"
     /// Marked handed over; the file not yet written.
     case payHandedOver = "pay.handed-over"
-    /// Payment accepted and receipt stored; the receipt file not yet written.
+    /// Payment accepted and receipt stored; the receipt not yet written (file) or sent (air).
     case receiveAccepted = "receive.accepted"
+    /// Over the air: a payer's first session message in, nothing answered yet.
+    case receiveConnected = "receive.connected"
+    /// Over the air: a payment offered, not yet checked.
+    case receiveOffered = "receive.offered"
 
     public func hit(environment: [String: String] = ProcessInfo.processInfo.environment) {
         #if TENDER_CRASH_POINTS

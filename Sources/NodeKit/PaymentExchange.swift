@@ -98,7 +98,7 @@ public struct PaymentExchange: Sendable {
 
     /// Reads candidates until one is this payment's receipt (recorded: spent), the medium
     /// has no more, or `timeout` passes (still pending).
-    private func awaitReceipt(
+    func awaitReceipt(
         for id: Bytes32, from transport: some PaymentTransport, timeout: Duration,
         events: @escaping @Sendable (Event) -> Void
     ) async throws(NodeError) -> OutgoingPaymentRecord {

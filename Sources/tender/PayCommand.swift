@@ -44,7 +44,10 @@ struct PayCommand: AsyncParsableCommand {
     var encoding: AnimatedCode.Encoding = .binary
     @Flag(help: "With --qr: a dark terminal.") var dark = false
     @Option(help: "With --qr and no camera: passes of the loop to show.") var loops = 3
-    @Option(help: "With --camera: give up waiting for the receipt after this many seconds.")
+    @Option(
+        help:
+            "With --camera: give up after this many seconds (waiting for the receipt; with --ble, for the payee's code)."
+    )
     var timeout: Double = 300
     @OptionGroup var video: FramesOutOptions
     @Flag(help: "Pay a payee nearby over Bluetooth LE (with --to, or --request from its code).")
@@ -53,28 +56,39 @@ struct PayCommand: AsyncParsableCommand {
     var adapter: String?
     @Option(name: .customLong("scan-seconds"), help: "With --ble: how long to look for the payee.")
     var scanSeconds: Double = 30
+    @Option(help: "With --ble: read the payee's request code from this image (PNG or PGM).")
+    var image: String?
 
     func validate() throws {
         if ble {
             guard out == nil, !qr else {
                 throw ValidationError("--ble pays over the air: drop --out and --qr")
             }
-            guard to != nil || request != nil else {
-                throw ValidationError("--ble needs --to ADDRESS or --request URI")
+            let codes = [request != nil, camera != nil, image != nil].filter { $0 }.count
+            guard codes <= 1 else {
+                throw ValidationError("give one of --request, --camera and --image")
+            }
+            guard to != nil || codes == 1 else {
+                throw ValidationError(
+                    "--ble needs --to ADDRESS, or the payee's code: --request URI, --camera DEV or --image FILE"
+                )
             }
         } else {
             guard out != nil || qr else {
                 throw ValidationError("give --out FILE or --qr (or --ble)")
             }
+            guard camera == nil || qr else {
+                throw ValidationError("--camera goes with --qr or --ble")
+            }
+            guard image == nil else { throw ValidationError("--image goes with --ble") }
         }
-        guard camera == nil || qr else { throw ValidationError("--camera goes with --qr") }
         guard video.framesOut == nil || qr else {
             throw ValidationError("--frames-out goes with --qr")
         }
-        if request != nil {
+        if request != nil || (ble && (camera != nil || image != nil)) {
             for (given, option) in [(to, "--to"), (asset, "--asset"), (requestID, "--request-id")]
             where given != nil {
-                throw ValidationError("\(option) comes from the scanned code: drop it or --request")
+                throw ValidationError("\(option) comes from the payee's code: drop it")
             }
         }
         guard memo.utf8.count <= PaymentRequest.maxMemoBytes else {
@@ -88,12 +102,12 @@ struct PayCommand: AsyncParsableCommand {
 
     /// Terms from a scanned code, overridden by nothing: a request fixes them.
     private func terms(
-        now: UInt64, domain: Domain
+        now: UInt64, domain: Domain, scannedCode: String? = nil
     ) throws -> (
         payee: Address, amount: Amount, asset: Address, id: Bytes32?, memo: String,
         request: PaymentRequest?
     ) {
-        guard let request else {
+        guard let request = scannedCode ?? request else {
             guard let to, let amount else {
                 throw ValidationError("give --to and --amount, or --request")
             }
@@ -107,7 +121,8 @@ struct PayCommand: AsyncParsableCommand {
         do {
             code = try TenderURI.decodeAny(request.trimmingCharacters(in: .whitespacesAndNewlines))
         } catch {
-            throw ValidationError("--request: \(error)")
+            throw ValidationError(
+                "\(scannedCode == nil ? "--request" : "the scanned code"): \(error)")
         }
         switch code {
         case .request(let terms):
@@ -177,28 +192,37 @@ struct PayCommand: AsyncParsableCommand {
     private func payOverBluetooth() async throws {
         try await guarded {
             let wallet = try global.openWallet()
+            let code = try request ?? scannedRequestCode()
             let scanned =
-                request == nil ? nil : try terms(now: global.clock.now(), domain: wallet.domain)
+                code == nil
+                ? nil : try terms(now: global.clock.now(), domain: wallet.domain, scannedCode: code)
             let payment = BluetoothPayment(
                 wallet: wallet, clock: global.clock, adapterName: adapter, scanSeconds: scanSeconds,
                 payee: try to.map { try parseAddress($0, option: "--to") } ?? scanned?.payee,
                 amount: try amount.map { try parseAmount($0) }, request: scanned?.request,
                 quiet: output.json)
-            let outcome = try await payment.run(key: try global.keys.walletKey())
-            let record = outcome.record
-            if output.json {
-                try printJSON([
-                    "requestId": record.requestID.hex, "payee": record.payee.checksummed,
-                    "amount": String(record.amount), "asset": record.asset.checksummed,
-                    "state": record.state.rawValue, "paymentDigest": record.digest.hex,
-                ])
-            } else {
-                print(
-                    record.state == .spent
-                        ? "Paid \(record.amount) to \(record.payee): receipt recorded."
-                        : "Paid \(record.amount) to \(record.payee): no receipt yet (pending).")
-            }
+            let result = try await payment.run(key: try global.keys.walletKey())
+            try result.report(json: output.json)
         }
+    }
+
+    /// With --camera or --image: the payee's request code, read before looking for the payee.
+    private func scannedRequestCode() throws -> String? {
+        guard camera != nil || image != nil else { return nil }
+        let scan = CodeScan(camera: camera, images: image.map { [$0] } ?? [], timeout: timeout)
+        if !output.json { say("reading the payee's code from \(camera ?? image ?? "")…") }
+        let found = try scan.firstPayload { payload in
+            guard let text = String(bytes: payload, encoding: .utf8),
+                case .request? = try? TenderURI.decodeAny(text)
+            else { return "not a tender: payment request" }
+            return nil
+        }
+        guard let payload = found.payload else {
+            throw NodeError(
+                .missing("no payment request code in \(camera ?? image ?? "")"),
+                note: "show the payee's request code (its `tender receive --ble` prints it)")
+        }
+        return String(decoding: payload, as: UTF8.self)
     }
 
     /// The media the payment goes out on: a file, a loop of codes (with a camera for the

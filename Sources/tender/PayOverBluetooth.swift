@@ -1,12 +1,14 @@
 import ArgumentParser
 import BlueZ
 import Bluetooth
+import DevTools
 import Foundation
 import NodeKit
 import Noise
 import PaymentSession
 import Secp256k1
 import Tender
+import WalletStore
 
 /// `tender pay --ble`: find the payee nearby, open a payment session, pay, record the receipt.
 struct BluetoothPayment {
@@ -24,13 +26,46 @@ struct BluetoothPayment {
 
     func progress(_ text: String) { if !quiet { say(text) } }
 
-    func run(key: PrivateKey) async throws -> PaymentExchange.Outcome {
+    /// What one `pay --ble` did: the payment of this command (nil when an earlier payment to
+    /// the same payee turned out to have landed, so nothing new was paid), the earlier ones it
+    /// settled first, and what went over the air.
+    struct Result {
+        var paid: OutgoingPaymentRecord?
+        var settled: [Settled] = []
+        var traffic: PayerConnection.Traffic
+        /// From the start of discovery to the last answer.
+        var seconds: Double
+    }
+
+    /// An earlier payment sent again: its receipt recorded, or the payee's refusal.
+    enum Settled {
+        case receipt(OutgoingPaymentRecord)
+        case refused(OutgoingPaymentRecord, NodeError)
+    }
+
+    func run(key: PrivateKey) async throws -> Result {
+        let started = ContinuousClock.now
         let bluetooth = try await BluetoothSession.open()
         let adapter = try await bluetooth.adapter(adapterName)
         try await adapter.requirePowered()
         progress("looking for the payee on \(adapter.name)…")
         let (connection, hello) = try await findPayee(adapter)
-        defer { Task { await connection.close() } }
+        // Closed before returning, not in a detached task: a connection the process leaves
+        // behind stays up in BlueZ and hides the payee from this payer's next discovery.
+        do {
+            let result = try await pay(over: connection, hello: hello, key: key, since: started)
+            await connection.close()
+            return result
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
+    private func pay(
+        over connection: PayerConnection, hello: Hello?, key: PrivateKey,
+        since started: ContinuousClock.Instant
+    ) async throws -> Result {
         let terms: PaymentRequest
         let payeeKey: NoisePublicKey?
         if let request, let raw = request.sessionKey {
@@ -41,58 +76,123 @@ struct BluetoothPayment {
             terms = try check(hello)
             payeeKey = nil
         }
+        let exchange = PaymentExchange(wallet: wallet, clock: clock)
+        func transport() throws -> NearbyPaymentTransport {
+            NearbyPaymentTransport(
+                connection: connection, payeeKey: payeeKey, evidence: try evidence())
+        }
+        var result = Result(traffic: await connection.traffic, seconds: 0)
+        // Exactly once: what may already have reached this payee is settled before anything new.
+        for earlier in try exchange.unresolvedPayments(to: terms.payee) {
+            let settled = try await resend(earlier, via: try transport(), exchange)
+            result.settled.append(settled)
+            guard case .receipt(let record) = settled else { continue }
+            if record.requestID == terms.id {
+                result.paid = record
+                return await finished(result, connection, started)
+            }
+        }
+        if result.settled.contains(where: { if case .receipt = $0 { true } else { false } }) {
+            // An earlier payment landed after all: paying again now would likely pay twice.
+            return await finished(result, connection, started)
+        }
         let order = PaymentExchange.Order(
             payee: terms.payee, amount: terms.amount, asset: terms.asset, memo: terms.memo,
             requestID: terms.id, request: terms)
-        let transport = NearbyPaymentTransport(
-            connection: connection, payeeKey: payeeKey, evidence: try evidence())
-        let exchange = PaymentExchange(wallet: wallet, clock: clock)
+        let nearby = try transport()
         do {
             let outcome = try await exchange.pay(
-                order, key: key, via: transport, receiptTimeout: .seconds(30)
+                order, key: key, via: nearby, receiptTimeout: .seconds(30)
             ) { event in
                 switch event {
-                case .prepared: progress("payment prepared: \(terms.amount) to \(terms.payee)")
-                case .handedOver: break
+                case .prepared:
+                    progress("payment prepared: \(terms.amount) to \(terms.payee)")
+                    CrashPoint.payPrepared.hit()
+                case .handedOver: CrashPoint.payHandedOver.hit()
                 case .sent: progress("sent")
                 case .skipped(let why): progress("not this payment's receipt: \(why)")
                 case .receipt: progress("receipt recorded")
                 }
             }
-            importEvidence(transport.payeeEvidence)
-            return outcome
+            importEvidence(nearby.payeeEvidence)
+            result.paid = outcome.record
+        } catch  where nearby.refusal != nil {
+            throw error  // an answer: the payee has the payment and said no
         } catch {
-            // The link died with the payment out: in doubt until this payee answers again.
-            if case .pending? = try? wallet.outgoingPayment(terms.id).state {
-                try? wallet.linkLost(terms.id, now: clock.now())
-                throw NodeError(
-                    .io("\(error)"),
-                    note:
-                        "the payment is in doubt: pay the same request again near this payee (`tender pay --ble --request …`) to get its receipt"
-                )
-            }
-            throw error
+            try markInDoubt(terms.id, after: error)
         }
+        return await finished(result, connection, started)
+    }
+
+    private func finished(
+        _ result: Result, _ connection: PayerConnection, _ started: ContinuousClock.Instant
+    ) async -> Result {
+        var result = result
+        result.traffic = await connection.traffic
+        let elapsed = ContinuousClock.now - started
+        result.seconds =
+            Double(elapsed.components.seconds)
+            + Double(elapsed.components.attoseconds) / 1e18
+        return result
+    }
+
+    /// Sends an earlier payment again over this session. A payee's refusal is an answer (the
+    /// payment is settled as far as the air can settle it); a dead link leaves it in doubt.
+    private func resend(
+        _ earlier: OutgoingPaymentRecord, via transport: NearbyPaymentTransport,
+        _ exchange: PaymentExchange
+    ) async throws -> Settled {
+        progress(
+            "an earlier payment of \(earlier.amount) to this payee is \(earlier.state.rawValue) (request \(earlier.requestID.hex)): sending it again"
+        )
+        do throws(NodeError) {
+            let record = try await exchange.resend(
+                earlier.requestID, via: transport, receiptTimeout: .seconds(30))
+            importEvidence(transport.payeeEvidence)
+            guard record.state == .spent else {
+                throw NodeError(
+                    .io("the payee sent no receipt for request \(earlier.requestID.hex)"))
+            }
+            progress("receipt recorded for the earlier payment")
+            return .receipt(record)
+        } catch  where transport.refusal != nil {
+            progress("the payee refused the earlier payment: \(error)")
+            return .refused(earlier, error)
+        } catch {
+            try markInDoubt(earlier.requestID, after: error)
+        }
+    }
+
+    /// The link died with the payment out: in doubt until this payee answers again.
+    private func markInDoubt(_ id: Bytes32, after error: NodeError) throws -> Never {
+        let state = try? wallet.outgoingPayment(id).state
+        guard state == .pending || state == .inDoubt else { throw error }
+        try? wallet.linkLost(id, now: clock.now())
+        throw NodeError(
+            error.kind,
+            note:
+                "the payment is in doubt: run `tender pay --ble` again near this payee; it sends the same payment again and records the receipt"
+        )
     }
 
     /// The first payee that matches: the request's id prefix in its advertisement, or (with
     /// --to) the payee its hello names.
     private func findPayee(_ adapter: Adapter) async throws -> (PayerConnection, Hello?) {
-        let reports = try await adapter.discover(
-            service: TenderGATT.service, for: .seconds(scanSeconds))
+        let deadline = ContinuousClock.now + .seconds(scanSeconds)
         var tried: Set<String> = []
-        for await nearby in reports {
-            guard !tried.contains(nearby.address) else { continue }
-            if let request {
-                let tag = nearby.manufacturerData[TenderGATT.tagCompany].flatMap(TenderGATT.readTag)
-                guard tag?.idPrefix == Array(request.id.bytes.prefix(4)) else { continue }
-            }
+        while case let remaining = deadline - ContinuousClock.now, remaining > .zero {
+            guard let nearby = try await candidate(on: adapter, excluding: tried, within: remaining)
+            else { break }
             tried.insert(nearby.address)
             progress("found \(nearby.address) (\(nearby.rssi.map { "\($0) dBm" } ?? "RSSI ?"))")
             let connection = try await PayerConnection.connect(to: nearby.device)
             progress("connected")
             if let request, request.sessionKey != nil { return (connection, nil) }
-            let hello = try await connection.hello()
+            let hello: Hello
+            do { hello = try await connection.hello() } catch {
+                await connection.close()
+                throw error
+            }
             progress("session open")
             if let payee, (try? requestIn(hello).payee) != payee {
                 await connection.close()
@@ -103,6 +203,23 @@ struct BluetoothPayment {
         throw NodeError(
             .missing("no matching payee found nearby in \(Int(scanSeconds)) s"),
             note: "is the payee's `tender receive --ble` running, and its adapter in range?")
+    }
+
+    /// The next device that may be the payee, with discovery stopped (BlueZ aborts an LE
+    /// connection attempt when discovery restarts under it).
+    private func candidate(
+        on adapter: Adapter, excluding tried: Set<String>, within duration: Duration
+    ) async throws -> NearbyDevice? {
+        let reports = try await adapter.discover(service: TenderGATT.service, for: duration)
+        for await nearby in reports where !tried.contains(nearby.address) {
+            if let request {
+                let tag = nearby.manufacturerData[TenderGATT.tagCompany].flatMap(TenderGATT.readTag)
+                guard tag?.idPrefix == Array(request.id.bytes.prefix(4)) else { continue }
+            }
+            await adapter.stopDiscovery()
+            return nearby
+        }
+        return nil
     }
 
     private func requestIn(_ hello: Hello) throws -> PaymentRequest {
@@ -135,6 +252,75 @@ struct BluetoothPayment {
 
     private func importEvidence(_ items: [[UInt8]]) {
         BluetoothEvidence.take(items, into: wallet, now: clock.now())
+    }
+}
+
+extension BluetoothPayment.Result {
+    func report(json: Bool) throws {
+        if json {
+            var fields: [String: Any] = [
+                "settled": settled.map(\.json),
+                "air": [
+                    "bytesWritten": traffic.bytesWritten, "bytesRead": traffic.bytesRead,
+                    "roundTrips": traffic.roundTrips, "seconds": seconds,
+                ],
+            ]
+            if let paid { fields.merge(paid.summary) { $1 } }
+            try printJSON(fields)
+            return
+        }
+        for earlier in settled where earlier.record.requestID != paid?.requestID {
+            switch earlier {
+            case .receipt(let record):
+                print(
+                    "Earlier payment of \(record.amount) to \(record.payee) (request \(record.requestID.hex)): receipt recorded."
+                )
+            case .refused(let record, let error):
+                print(
+                    "Earlier payment of \(record.amount) to \(record.payee) (request \(record.requestID.hex)): refused by the payee: \(error)"
+                )
+            }
+        }
+        if let paid {
+            print(
+                paid.state == .spent
+                    ? "Paid \(paid.amount) to \(paid.payee): receipt recorded."
+                    : "Paid \(paid.amount) to \(paid.payee): no receipt yet (pending).")
+        } else {
+            print(
+                "Nothing new paid: an earlier payment to this payee had landed. Run again to pay its current request."
+            )
+        }
+        print(
+            String(
+                format:
+                    "On the air: %d B written, %d B read, %d round trips, %.1f s from discovery",
+                traffic.bytesWritten, traffic.bytesRead, traffic.roundTrips, seconds))
+    }
+}
+
+extension BluetoothPayment.Settled {
+    var record: OutgoingPaymentRecord {
+        switch self {
+        case .receipt(let record), .refused(let record, _): record
+        }
+    }
+
+    var json: [String: Any] {
+        switch self {
+        case .receipt(let record): return record.summary
+        case .refused(let record, let error):
+            return record.summary.merging(["refused": "\(error)"]) { $1 }
+        }
+    }
+}
+
+extension OutgoingPaymentRecord {
+    var summary: [String: Any] {
+        [
+            "requestId": requestID.hex, "payee": payee.checksummed, "amount": String(amount),
+            "asset": asset.checksummed, "state": state.rawValue, "paymentDigest": digest.hex,
+        ]
     }
 }
 

@@ -26,6 +26,10 @@ struct BluetoothReceiveOptions: ParsableArguments {
     @Flag(help: "With --ble: stop after one payment.") var once = false
     @Option(help: "With --ble: the Bluetooth adapter (hci0, …; default: the first).")
     var adapter: String?
+    @Option(
+        name: .customLong("code-out"),
+        help: "With --ble: also write each request's code to this PNG file (for a display).")
+    var codeOut: String?
 }
 
 /// The payee's loop: a request advertised (and shown as a code with the session key), each
@@ -55,7 +59,7 @@ struct BluetoothReceiver {
                 tag: TenderGATT.tag(requestID: request.id.bytes, amount: request.amount))
         }
         var request = try makeRequest()
-        show(request)
+        try show(request)
         let bluetooth = try await BluetoothSession.open()
         let adapter = try await bluetooth.adapter(options.adapter)
         let quiet = json
@@ -65,6 +69,11 @@ struct BluetoothReceiver {
             evidence: { (try? BluetoothEvidence.toSend(wallet)) ?? [] },
             onEvidence: { BluetoothEvidence.take($0, into: wallet, now: clock.now()) },
             onEvent: { event in
+                switch event {
+                case .connected: CrashPoint.receiveConnected.hit()
+                case .offered: CrashPoint.receiveOffered.hit()
+                default: break
+                }
                 guard !quiet else { return }
                 switch event {
                 case .ready(let adapter, let address):
@@ -83,13 +92,14 @@ struct BluetoothReceiver {
         defer { stop.cancel() }
         let once = options.once
         try await PaymentExchange(wallet: wallet, clock: clock).receive(
-            from: payee, key: key, once: once
+            from: CrashBeforeReply(source: payee), key: key, once: once
         ) { delivery in
             switch delivery {
             case .accepted(let received):
                 report(received)
                 guard !once, let next = try? makeRequest() else { return }
                 request = next
+                try? show(next)
                 let offer = offering(next)
                 Task { try? await payee.offer(offer) }
             case .refused(let error):
@@ -99,12 +109,14 @@ struct BluetoothReceiver {
         await payee.finish()
     }
 
-    private func show(_ request: PaymentRequest) {
-        guard !json else { return }
+    private func show(_ request: PaymentRequest) throws {
         let uri = TenderURI.encode(request)
-        if let matrix = try? QREncoder.encode(Array(uri.utf8)) {
-            say(matrix.terminalText(inverted: false))
+        let matrix = try QREncoder.encode(Array(uri.utf8))
+        if let path = options.codeOut {
+            try FileIO.writeAtomically(PNG.encode(matrix.rasterize(scale: 8)), to: path)
         }
+        guard !json else { return }
+        say(matrix.terminalText(inverted: false))
         say(uri)
     }
 
@@ -122,6 +134,19 @@ struct BluetoothReceiver {
             )
         }
     }
+}
+
+/// The payee's source with the crash point between accepting a payment and answering it
+/// (the crash-safety scenarios; nothing in release builds).
+private struct CrashBeforeReply<Source: PaymentSource>: PaymentSource {
+    let source: Source
+    func nextPayment() async throws(NodeError) -> [UInt8]? { try await source.nextPayment() }
+    func reply(_ receipt: [UInt8]) async throws(NodeError) {
+        CrashPoint.receiveAccepted.hit()
+        try await source.reply(receipt)
+    }
+    func refuse(_ error: NodeError) async { await source.refuse(error) }
+    func finish() async { await source.finish() }
 }
 
 private func hex(_ link: UInt32) -> String { String(link, radix: 16) }

@@ -26,62 +26,16 @@ struct ScanSource: ParsableArguments {
         }
     }
 
-    /// Scans until one whole payload arrives (an animated sequence is assembled first) that
-    /// `skip` has no objection to (it returns why a payload is not wanted, or nil); progress,
-    /// refused and skipped codes go to stderr. nil when the source ends or times out first.
+    /// The scan these options describe.
+    var scan: CodeScan {
+        CodeScan(
+            camera: camera, size: size, fps: fps, images: image, frames: frames, timeout: timeout)
+    }
+
     func firstPayload(
         skip: ([UInt8]) -> String? = { _ in nil }
     ) throws -> (payload: [UInt8]?, framesScanned: Int) {
-        let pipeline = ScanPipeline()
-        func handle(_ events: [ScanEvent]) -> [UInt8]? {
-            for event in events {
-                switch event {
-                case .progress(let encoding, let recovered, let total):
-                    note("animated code (\(encoding.rawValue)): \(recovered)/\(total) fragments")
-                case .rejected(let why):
-                    note("skipped a code: \(why)")
-                case .restarted(let encoding):
-                    note("a new animated code (\(encoding.rawValue)) replaced the unfinished one")
-                case .payload(let bytes):
-                    guard let why = skip(bytes) else { return bytes }
-                    note("skipped a code: \(why)")
-                }
-            }
-            return nil
-        }
-        if !image.isEmpty {
-            for path in image {
-                if let found = handle(pipeline.process(try Self.load(path))) {
-                    return (found, pipeline.framesScanned)
-                }
-            }
-        } else if let frames {
-            let (width, height) = try Self.size(frames, option: "--frames")
-            var reader = try RawFrameReader(
-                handle: FileHandle.standardInput, width: width, height: height)
-            while let frame = try reader.next() {
-                if let found = handle(pipeline.process(frame)) {
-                    return (found, pipeline.framesScanned)
-                }
-            }
-        } else if let camera {
-            let dimensions = try size.map { try Self.size($0, option: "--size") }
-            let webcam = try Webcam(
-                device: camera, width: dimensions?.0, height: dimensions?.1, frameRate: fps)
-            var rate = webcam.frameRate.map { String(format: " at %.2f frames/s", $0) } ?? ""
-            if let fps, webcam.frameRate.map({ abs($0 - fps) > 0.01 }) ?? true {
-                rate += String(format: " (asked %.2f: the nearest the driver offers)", fps)
-            }
-            note("camera \(camera): \(webcam.width)x\(webcam.height)\(rate)")
-            let deadline = Date().addingTimeInterval(timeout)
-            while case let remaining = deadline.timeIntervalSinceNow, remaining > 0 {
-                guard let frame = try webcam.nextFrame(timeout: min(remaining, 1)) else { continue }
-                if let found = handle(pipeline.process(frame)) {
-                    return (found, pipeline.framesScanned)
-                }
-            }
-        }
-        return (nil, pipeline.framesScanned)
+        try scan.firstPayload(skip: skip)
     }
 
     static func load(_ path: String) throws -> GreyImage {
@@ -108,4 +62,74 @@ struct ScanSource: ParsableArguments {
 /// A line on stderr, for progress that must not mix with stdout's results.
 func note(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+/// One scan for a code, as plain values: what `ScanSource` parses, or what another command
+/// (`pay --ble --camera`) asks for.
+struct CodeScan {
+    var camera: String?
+    var size: String?
+    var fps: Double?
+    var images: [String] = []
+    var frames: String?
+    var timeout: Double = 60
+
+    /// Scans until one whole payload arrives (an animated sequence is assembled first) that
+    /// `skip` has no objection to (it returns why a payload is not wanted, or nil); progress,
+    /// refused and skipped codes go to stderr. nil when the source ends or times out first.
+    func firstPayload(
+        skip: ([UInt8]) -> String? = { _ in nil }
+    ) throws -> (payload: [UInt8]?, framesScanned: Int) {
+        let pipeline = ScanPipeline()
+        func handle(_ events: [ScanEvent]) -> [UInt8]? {
+            for event in events {
+                switch event {
+                case .progress(let encoding, let recovered, let total):
+                    note("animated code (\(encoding.rawValue)): \(recovered)/\(total) fragments")
+                case .rejected(let why):
+                    note("skipped a code: \(why)")
+                case .restarted(let encoding):
+                    note("a new animated code (\(encoding.rawValue)) replaced the unfinished one")
+                case .payload(let bytes):
+                    guard let why = skip(bytes) else { return bytes }
+                    note("skipped a code: \(why)")
+                }
+            }
+            return nil
+        }
+        if !images.isEmpty {
+            for path in images {
+                if let found = handle(pipeline.process(try ScanSource.load(path))) {
+                    return (found, pipeline.framesScanned)
+                }
+            }
+        } else if let frames {
+            let (width, height) = try ScanSource.size(frames, option: "--frames")
+            var reader = try RawFrameReader(
+                handle: FileHandle.standardInput, width: width, height: height)
+            while let frame = try reader.next() {
+                if let found = handle(pipeline.process(frame)) {
+                    return (found, pipeline.framesScanned)
+                }
+            }
+        } else if let camera {
+            let dimensions = try size.map { try ScanSource.size($0, option: "--size") }
+            let webcam = try Webcam(
+                device: camera, width: dimensions?.0, height: dimensions?.1, frameRate: fps)
+            var rate = webcam.frameRate.map { String(format: " at %.2f frames/s", $0) } ?? ""
+            if let fps, webcam.frameRate.map({ abs($0 - fps) > 0.01 }) ?? true {
+                rate += String(format: " (asked %.2f: the nearest the driver offers)", fps)
+            }
+            note("camera \(camera): \(webcam.width)x\(webcam.height)\(rate)")
+            let deadline = Date().addingTimeInterval(timeout)
+            while case let remaining = deadline.timeIntervalSinceNow, remaining > 0 {
+                guard let frame = try webcam.nextFrame(timeout: min(remaining, 1)) else { continue }
+                if let found = handle(pipeline.process(frame)) {
+                    return (found, pipeline.framesScanned)
+                }
+            }
+        }
+        return (nil, pipeline.framesScanned)
+    }
+
 }

@@ -9,6 +9,15 @@
 #   ceiling-gatt, ceiling-l2cap   the raw link's figures ("ble-ceiling: PATH RATE kB/s DELIVERED %")
 #   swift-gatt, swift-link    Tender's D-Bus, BlueZ and link layers (Benchmarks/BLEProbe, built
 #                             beside tender) on the same air ("ble-probe: ...")
+#   pay-one, pay-by-code      a payment through the product: XX by address, IK by the payee's code
+#                             read from an image ("On the air: ..." figures)
+#   pay-fifty-coins           a payment of 50 coins
+#   pay-two-payers            one payee, two payers one after the other
+#   pay-after-restart         bluetoothd restarted under a running payee, then a payment
+#   pay-resume                the link cut at each message boundary (a node killed), resolved
+#                             by the next contact; both nodes checked after each
+#   hostile-payer             garbage, floods, wrong keys, altered/replayed records, a forged
+#                             payment (Tests/BLELab/Hostile); the payee serves on, memory bounded
 # A scenario is one file in that folder (see Hardware/ble-lab/run.sh for the interface); its
 # functions get TENDER (the binary below), BLE_WORK (a fresh folder of the VM's own) and
 # BLE_SHARED (a folder both VMs share). Failures are retried once in a fresh boot.

@@ -1,23 +1,30 @@
 # Shared by the payment scenarios (sourced by them, in both VMs and on the host): Alice holds
-# three notes of 100 from a trusted issuer, Bob takes one payment of 100 and reports his
-# balance; after paying, Alice checks both nodes.
+# notes from a trusted issuer (three of 100 unless the scenario sets NOTE_COUNT and
+# NOTE_AMOUNT), Bob takes payments of 100 and reports his balance; after paying, Alice checks
+# both nodes.
+NOTE_COUNT=${NOTE_COUNT:-3}
+NOTE_AMOUNT=${NOTE_AMOUNT:-100}
 
-# Host side, before the boot: the wallets, the notes, Bob's address.
-prepare() {
-    local shared=$BLE_SHARED
+# Host side, before the boot: the wallets (Bob and each of PAYERS, alice unless set), the
+# payers' notes, Bob's address.
+prepare() { prepare_wallets; }
+
+prepare_wallets() {
+    local shared=$BLE_SHARED payer issuer
     echo "ble lab passphrase" >"$shared/passphrase"
     export TENDER_PASSPHRASE_FILE=$shared/passphrase
-    "$TENDER" init --data-dir "$shared/alice" --scrypt-n 1024 >/dev/null
     "$TENDER" init --data-dir "$shared/bob" --scrypt-n 1024 >/dev/null
     "$TENDER" issuer init --data-dir "$shared/issuer" --scrypt-n 1024 >/dev/null
-    local issuer
     issuer=$("$TENDER" issuer address --data-dir "$shared/issuer")
-    "$TENDER" trust add "$issuer" --data-dir "$shared/alice" >/dev/null
     "$TENDER" trust add "$issuer" --data-dir "$shared/bob" >/dev/null
-    "$TENDER" issuer issue --data-dir "$shared/issuer" \
-        --to "$("$TENDER" address --data-dir "$shared/alice")" --amount 100 --count 3 \
-        --out "$shared/notes" >/dev/null
-    "$TENDER" receive "$shared/notes" --data-dir "$shared/alice" >/dev/null
+    for payer in ${PAYERS:-alice}; do
+        "$TENDER" init --data-dir "$shared/$payer" --scrypt-n 1024 >/dev/null
+        "$TENDER" trust add "$issuer" --data-dir "$shared/$payer" >/dev/null
+        "$TENDER" issuer issue --data-dir "$shared/issuer" \
+            --to "$("$TENDER" address --data-dir "$shared/$payer")" --amount "$NOTE_AMOUNT" \
+            --count "$NOTE_COUNT" --out "$shared/$payer.notes" >/dev/null
+        "$TENDER" receive "$shared/$payer.notes" --data-dir "$shared/$payer" >/dev/null
+    done
     "$TENDER" address --data-dir "$shared/bob" >"$shared/bob.address"
 }
 
@@ -27,25 +34,58 @@ use_wallet() { # use_wallet NAME
     cp -r "$BLE_SHARED/$1" "$BLE_WORK/$1"
 }
 
-# VM A: Bob takes one payment of 100 (his output, with his request's URI, in bob.out).
+# VM A: Bob takes one payment of 100 (his output, with his request's URI, in bob.out); extra
+# arguments go to `tender receive`.
 receive_one_payment() {
     use_wallet bob
-    "$TENDER" receive --ble --amount 100 --once --data-dir "$BLE_WORK/bob" | tee "$BLE_SHARED/bob.out"
+    "$TENDER" receive --ble --amount 100 --once --data-dir "$BLE_WORK/bob" "$@" | tee "$BLE_SHARED/bob.out"
     [ "${PIPESTATUS[0]}" = 0 ] || return 1
-    "$TENDER" balance --json --data-dir "$BLE_WORK/bob" >"$BLE_SHARED/bob.balance"
-    lab_signal bob-done
+    report_bob_balance
     sleep 600
 }
 
-# VM B, after Alice paid: Alice 200 spendable and nothing pending, Bob 100 received.
-check_both_balances() {
+report_bob_balance() {
+    "$TENDER" balance --json --data-dir "$BLE_WORK/bob" >"$BLE_SHARED/bob.balance"
+    lab_signal bob-done
+}
+
+# One field of the native coin's balance in a `tender balance --json` file (0 when the wallet
+# holds none of it).
+balance_of() { # balance_of FILE FIELD
+    python3 -c 'import json, sys
+assets = json.load(open(sys.argv[1]))["assets"]
+print(sum(int(a[sys.argv[2]]) for a in assets if int(a["asset"], 16) == 0))' "$1" "$2"
+}
+
+# VM B, after Alice paid: Alice's spendable balance ALICE (200 unless given) with nothing
+# pending or in doubt, Bob's BOB (100 unless given).
+check_both_balances() { # check_both_balances [ALICE BOB]
+    local alice=${1:-200} bob=${2:-100}
     "$TENDER" payments list --data-dir "$BLE_WORK/alice"
     "$TENDER" balance --json --data-dir "$BLE_WORK/alice" | tee "$BLE_SHARED/alice.balance"
     lab_wait bob-done 60 || { echo "Bob never reported his balance"; return 1; }
     cat "$BLE_SHARED/bob.balance"
-    grep -q '"spendable" *: *"200"' "$BLE_SHARED/alice.balance" \
-        && grep -q '"pending" *: *"0"' "$BLE_SHARED/alice.balance" \
-        || { echo "Alice's balance is wrong"; return 1; }
-    grep -q '"spendable" *: *"100"' "$BLE_SHARED/bob.balance" || { echo "Bob's balance is wrong"; return 1; }
+    [ "$(balance_of "$BLE_SHARED/alice.balance" spendable)" = "$alice" ] \
+        && [ "$(balance_of "$BLE_SHARED/alice.balance" pending)" = 0 ] \
+        && [ "$(balance_of "$BLE_SHARED/alice.balance" inDoubt)" = 0 ] \
+        || { echo "Alice's balance is wrong (expected $alice spendable, none pending)"; return 1; }
+    [ "$(balance_of "$BLE_SHARED/bob.balance" spendable)" = "$bob" ] \
+        || { echo "Bob's balance is wrong (expected $bob)"; return 1; }
     echo "$BLE_SCENARIO: PASS"
+}
+
+# VM B: Alice pays Bob's current request by his address (Noise XX), prints the payment's
+# figures and checks both nodes (arguments as check_both_balances).
+pay_bob_and_check() { # pay_bob_and_check [ALICE BOB]
+    use_wallet alice
+    "$TENDER" pay --ble --to "$(cat "$BLE_SHARED/bob.address")" --amount 100 \
+        --data-dir "$BLE_WORK/alice" | tee "$BLE_SHARED/alice.out"
+    [ "${PIPESTATUS[0]}" = 0 ] || return 1
+    report_air "$BLE_SHARED/alice.out"
+    check_both_balances "$@"
+}
+
+# The figures a payment leaves on the payer's terminal ("On the air: …"), for BENCHMARKS.md.
+report_air() { # report_air FILE
+    grep -a '^On the air:' "$1" | sed "s/^/$BLE_SCENARIO: /"
 }
