@@ -52,8 +52,8 @@ func runLinkPeripheral() async throws {
     advertising.cancel()
 }
 
-func runLinkCentral() async throws {
-    let session = try await BluetoothSession.open()
+/// Finds the first device advertising Tender's service and connects to it (the LE link).
+func connectToFirstPayee(_ session: BluetoothSession) async throws -> NearbyDevice {
     let adapter = try await session.adapter(adapterName)
     try await adapter.powerOn()
     var found: NearbyDevice?
@@ -63,6 +63,12 @@ func runLinkCentral() async throws {
     }
     guard let nearby = found else { fail("discovery ended without the payee") }
     try await nearby.device.connect()
+    return nearby
+}
+
+func runLinkCentral() async throws {
+    let session = try await BluetoothSession.open()
+    let nearby = try await connectToFirstPayee(session)
     try await nearby.device.servicesResolved(timeout: .seconds(30))
     let rx = try await nearby.device.characteristic(TenderGATT.rx, of: TenderGATT.service)
     let tx = try await nearby.device.characteristic(TenderGATT.tx, of: TenderGATT.service)
