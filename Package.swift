@@ -48,7 +48,9 @@ let package = Package(
         // service and the payer's client.
         .target(
             name: "Bluetooth",
-            dependencies: ["BlueZ", "DBus", "Link", "NodeKit", "Noise", "PaymentSession", "Posix"],
+            dependencies: [
+                "BlueZ", "CBlueZ", "DBus", "Link", "NodeKit", "Noise", "PaymentSession", "Posix",
+            ],
             swiftSettings: strict),
         // Thin owner of the libsecp256k1 context.
         .target(name: "Secp256k1", dependencies: ["CSecp256k1", "Posix"], swiftSettings: strict),

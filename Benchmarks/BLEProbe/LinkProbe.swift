@@ -7,10 +7,14 @@ import Link
 // every message with its length; the central sends one small and one large message and
 // prints the large one's rate ("ble-probe: link RATE kB/s").
 
-/// The link's settings: the standard ones, or a window (and first timeout) to measure.
+/// The link's settings: the standard ones, or a window (first window, first timeout) to
+/// measure.
 func probeConfiguration() -> LinkConfiguration {
     var configuration = LinkConfiguration.standard
     if let window = option("--window").flatMap(Int.init) { configuration.window = window }
+    if let initial = option("--initial-window").flatMap(Int.init) {
+        configuration.initialWindow = initial
+    }
     if let milliseconds = option("--rto").flatMap(Int.init) {
         configuration.retransmissionTimeout = .milliseconds(milliseconds)
         configuration.minRetransmissionTimeout = .milliseconds(milliseconds)
@@ -48,8 +52,8 @@ func runLinkPeripheral() async throws {
     advertising.cancel()
 }
 
-func runLinkCentral() async throws {
-    let session = try await BluetoothSession.open()
+/// Finds the first device advertising Tender's service and connects to it (the LE link).
+func connectToFirstPayee(_ session: BluetoothSession) async throws -> NearbyDevice {
     let adapter = try await session.adapter(adapterName)
     try await adapter.powerOn()
     var found: NearbyDevice?
@@ -59,6 +63,12 @@ func runLinkCentral() async throws {
     }
     guard let nearby = found else { fail("discovery ended without the payee") }
     try await nearby.device.connect()
+    return nearby
+}
+
+func runLinkCentral() async throws {
+    let session = try await BluetoothSession.open()
+    let nearby = try await connectToFirstPayee(session)
     try await nearby.device.servicesResolved(timeout: .seconds(30))
     let rx = try await nearby.device.characteristic(TenderGATT.rx, of: TenderGATT.service)
     let tx = try await nearby.device.characteristic(TenderGATT.tx, of: TenderGATT.service)
@@ -76,8 +86,9 @@ func runLinkCentral() async throws {
     guard answer == Array("got \(total)".utf8) else { fail("wrong answer \(answer)") }
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let written = await link.bytesWritten
+    let counters = await link.counters
     say(
-        "ble-probe: link \(oneDecimal(Double(total) / seconds / 1000)) kB/s 100 % (\(total) B in \(oneDecimal(seconds)) s, \(written) B written)"
+        "ble-probe: link \(oneDecimal(Double(total) / seconds / 1000)) kB/s 100 % (\(total) B in \(oneDecimal(seconds)) s, \(written) B written, \(counters.retransmissions) fragments resent, \(counters.timeouts) timeouts, \(counters.datagramsReceived) datagrams received)"
     )
     await link.close()
     await nearby.device.disconnect()

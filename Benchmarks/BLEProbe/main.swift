@@ -166,6 +166,11 @@ do {
     case "central": try await runCentral()
     case "link-peripheral": try await runLinkPeripheral()
     case "link-central": try await runLinkCentral()
-    default: fail("usage: BLEProbe peripheral|central [--adapter hciN] [--bytes N] [--modes …]")
+    case "l2cap-peripheral": try await runL2CAPPeripheral()
+    case "l2cap-central": try await runL2CAPCentral()
+    default:
+        fail(
+            "usage: BLEProbe peripheral|central|link-peripheral|link-central|l2cap-peripheral|l2cap-central [--adapter hciN] [--bytes N] [--modes …]"
+        )
     }
 } catch { fail("\(error)") }

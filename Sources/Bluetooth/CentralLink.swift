@@ -21,6 +21,8 @@ public actor CentralLink {
     /// Datagrams written, for the figures (bytes on air per payment).
     public private(set) var bytesWritten = 0
     public private(set) var bytesRead = 0
+    /// The link's totals (resends, timeouts, acks), for the figures.
+    public var counters: LinkCounters { link.counters }
 
     /// Opens a link over the payee's rx and tx characteristics.
     public static func open(

@@ -1,18 +1,19 @@
 /// When the receiver acknowledges, for the message it last heard from. Every ack answers a
 /// fragment, so a peer can never draw more datagrams out than it puts in:
 /// - the end of a message, always (also for a duplicate of the message last delivered);
-/// - every `window / 2` fragments taken in order, and at once when a fragment fills a gap;
+/// - every `ackInterval` (2) fragments taken in order, and at once when a fragment fills a
+///   gap;
 /// - a gap (a fragment past the first missing one): three times per first-missing index.
 ///   The first ack may read as progress to the sender; the next two are duplicate acks, on
 ///   which the sender resends the missing fragment without waiting for its timer;
-/// - a duplicate that starts a run (a go-back-N resend begins with the sender's first
-///   unacknowledged fragment), and the duplicate of a message's last fragment.
+/// - every duplicate: the sender resent it because it heard nothing, and resends are few (a
+///   timeout resends at most half its congestion window), so each one may carry the ack
+///   that was lost; at heavy loss, one ack per round of resends was too often none.
 struct AckPacing: Sendable {
     private var message: UInt16?
     private var inOrderSinceAck = 0
     private var gapAckedNext: UInt16?
     private var gapAcks = 0
-    private var lastDuplicate: UInt16?
 
     private mutating func focus(on id: UInt16) {
         guard message != id else { return }
@@ -55,13 +56,14 @@ struct AckPacing: Sendable {
         return true
     }
 
-    /// Whether a duplicate of fragment `index` (of `count`) calls for an ack.
-    mutating func duplicate(message id: UInt16, index: UInt16, count: UInt16) -> Bool {
+    /// Whether a duplicate of a fragment calls for an ack: always.
+    mutating func duplicate(message id: UInt16) -> Bool {
         focus(on: id)
-        defer { lastDuplicate = index }
-        let startsRun = lastDuplicate.map { index != $0 &+ 1 } ?? true
-        return startsRun || index == count &- 1
+        return true
     }
+
+    /// The receiver's ack timer answered the fragments taken in order so far.
+    mutating func acknowledgedLate() { inOrderSinceAck = 0 }
 
     /// A message completed: whatever comes next starts afresh.
     mutating func completed() { self = AckPacing() }

@@ -40,7 +40,8 @@ public struct DatagramLink: Sendable {
 
     /// The earliest time `tick` has something to do; nil when nothing waits.
     public var nextDeadline: LinkInstant? {
-        [sender.nextDeadline, receiver.reassembler.nextDeadline].compactMap { $0 }.min()
+        [sender.nextDeadline, receiver.nextAckDeadline, receiver.reassembler.nextDeadline]
+            .compactMap { $0 }.min()
     }
 
     /// Starts sending `message`; returns the datagrams to write now. The message is done when
@@ -90,12 +91,16 @@ public struct DatagramLink: Sendable {
         return events
     }
 
-    /// Resends what timed out, fails a message out of retries, drops silent incomplete
-    /// messages. Cheap when nothing is due.
+    /// Resends what timed out, fails a message out of retries, sends an ack held too long,
+    /// drops silent incomplete messages. Cheap when nothing is due.
     public mutating func tick(now: LinkInstant) -> LinkEvents {
         var events = LinkEvents()
         guard closedReason == nil else { return events }
         take(sender.tick(now: now), into: &events)
+        if let ack = receiver.dueAck(now: now) {
+            events.datagrams.append(LinkFrame.ack(ack).encoded())
+            totals.acksSent += 1
+        }
         events.errors += receiver.expire(now: now)
         totals.count(events)
         return events

@@ -29,6 +29,13 @@ struct WindowedReceiver: Sendable {
     private(set) var expected: UInt16 = 0
     private var lastDelivered: Delivered?
     private var pacing = AckPacing()
+    /// An in-order fragment not yet answered: the ack it is owed and since when.
+    private var heldAck: (ack: LinkAck, since: LinkInstant)?
+
+    /// Well under a round trip's floor (`minRetransmissionTimeout`) and above the air time of
+    /// the second fragment of a pair (about 25 ms in the BLE lab), so a steady flow never
+    /// waits for it.
+    static let ackDelay: Duration = .milliseconds(50)
 
     init(link: UInt32, configuration: LinkConfiguration) {
         self.link = link
@@ -38,6 +45,25 @@ struct WindowedReceiver: Sendable {
     private var configuration: LinkConfiguration { reassembler.configuration }
 
     mutating func receive(_ fragment: LinkFragment, now: LinkInstant) -> Received {
+        let received = take(fragment, now: now)
+        if received.ack != nil || received.delivered != nil {
+            heldAck = nil
+        }
+        return received
+    }
+
+    /// When the held ack is due, if one is held.
+    var nextAckDeadline: LinkInstant? { heldAck.map { $0.since + Self.ackDelay } }
+
+    /// The held ack, once `ackDelay` has passed.
+    mutating func dueAck(now: LinkInstant) -> LinkAck? {
+        guard let held = heldAck, held.since + Self.ackDelay <= now else { return nil }
+        heldAck = nil
+        pacing.acknowledgedLate()
+        return held.ack
+    }
+
+    private mutating func take(_ fragment: LinkFragment, now: LinkInstant) -> Received {
         var received = Received()
         let id = fragment.message
         if let last = lastDelivered, last.id == id {
@@ -46,7 +72,7 @@ struct WindowedReceiver: Sendable {
                 return received
             }
             received.duplicate = true
-            if pacing.duplicate(message: id, index: fragment.index, count: last.count) {
+            if pacing.duplicate(message: id) {
                 received.ack = ack(id, next: last.count)
             }
             return received
@@ -80,10 +106,12 @@ struct WindowedReceiver: Sendable {
         case .stored(let next, let advancedBy):
             if pacing.stored(message: id, next: next, advancedBy: advancedBy, interval: interval) {
                 received.ack = ack(id, next: next)
+            } else if advancedBy > 0 {
+                heldAck = (ack(id, next: next), heldAck?.since ?? now)
             }
         case .duplicate(let next):
             received.duplicate = true
-            if pacing.duplicate(message: id, index: fragment.index, count: fragment.count) {
+            if pacing.duplicate(message: id) {
                 received.ack = ack(id, next: next)
             }
         case .beyondWindow(let next):

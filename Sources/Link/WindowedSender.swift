@@ -1,16 +1,22 @@
-/// The sending half of a link: one message at a time, at most `window` fragments
-/// unacknowledged.
+/// The sending half of a link: one message at a time, at most `congestion.fragments`
+/// unacknowledged (the configured `window` at most, fewer while the path queues or loses:
+/// `CongestionWindow`).
 ///
 /// - An ack that moves past the first unacknowledged fragment (`base`) slides the window,
-///   restarts the timer and resets the backoff.
+///   restarts the timer, resets the backoff and feeds the congestion window (with a round
+///   trip when the fragment it answers was sent once: Karn's rule).
 /// - A duplicate ack repeats `base` while later fragments are out: the receiver saw a gap.
 ///   The second one in a row resends fragment `base` alone, once per index (one is not
-///   enough: a datagram the radio repeated draws one).
+///   enough: a datagram the radio repeated draws one), and ends the congestion window's
+///   slow start.
 /// - After such a resend, an ack that moves `base` but not past what was out at the time
 ///   points at the next hole: that fragment is resent at once too (as TCP's NewReno does).
-/// - When the retransmission timer fires, every fragment from `base` on is sent again
-///   (go-back-N) and the timeout doubles, up to its maximum. After `maxRetries` such resends
-///   without progress, the next timeout fails the message with `retriesExhausted`.
+/// - When the retransmission timer fires, the congestion window halves (to 4 at least) and
+///   sending starts again from `base` within it (the receiver's cumulative ack then skips what
+///   it holds), so a timer that fired on fragments still queued in the kernel resends a few,
+///   not every fragment out, and they do not queue again behind a whole window. The timeout
+///   doubles, up to its maximum. After `maxRetries` timeouts without progress, the next one
+///   fails the message with `retriesExhausted`.
 /// Message ids start at 0 and grow by one per message, delivered or failed.
 struct WindowedSender: Sendable {
     private struct Outgoing: Sendable {
@@ -19,8 +25,10 @@ struct WindowedSender: Sendable {
         let plan: Fragmenter
         /// First fragment not acknowledged.
         var base = 0
-        /// First fragment never sent.
+        /// Next fragment to send (back to `base` after a timeout).
         var nextToSend = 0
+        /// First fragment never sent: those below it that are sent again are resends.
+        var neverSent = 0
         var retries = 0
         var timeout: Duration
         var deadline: LinkInstant
@@ -46,13 +54,15 @@ struct WindowedSender: Sendable {
     let configuration: LinkConfiguration
     private(set) var nextID: UInt16 = 0
     private var outgoing: Outgoing?
-    /// Lives as long as the link: every message refines it.
+    /// Both live as long as the link: every message refines them.
     private(set) var roundTrip: RoundTripEstimator
+    private(set) var congestion: CongestionWindow
 
     init(link: UInt32, configuration: LinkConfiguration) {
         self.link = link
         self.configuration = configuration
         roundTrip = RoundTripEstimator(configuration: configuration)
+        congestion = CongestionWindow(configuration: configuration)
     }
 
     /// The message still unacknowledged, if any.
@@ -67,7 +77,9 @@ struct WindowedSender: Sendable {
         var started = Outgoing(
             id: nextID, bytes: message, plan: plan, timeout: timeout, deadline: now + timeout)
         nextID &+= 1
-        let datagrams = fill(&started, now: now)
+        var outcome = Outcome()
+        fill(&started, now: now, into: &outcome)
+        let datagrams = outcome.datagrams
         outgoing = started
         return datagrams
     }
@@ -89,7 +101,9 @@ struct WindowedSender: Sendable {
             return outcome
         }
         if next > current.base {
-            if let sent = current.sentOnce[next - 1] { roundTrip.record(now - sent) }
+            let sample = current.sentOnce[next - 1].map { now - $0 }
+            if let sample { roundTrip.record(sample) }
+            congestion.acknowledged(next - current.base, roundTrip: sample)
             current.sentOnce = current.sentOnce.filter { $0.key >= next }
             current.base = next
             current.retries = 0
@@ -107,11 +121,12 @@ struct WindowedSender: Sendable {
                 current.recoveryEnd = nil
             }
             current.nextToSend = max(current.nextToSend, next)
-            outcome.datagrams += fill(&current, now: now)
-        } else if next == current.base, current.base < current.nextToSend {
+            fill(&current, now: now, into: &outcome)
+        } else if next == current.base, current.base < current.neverSent {
             current.duplicateAcks += 1
             if current.duplicateAcks >= 2, current.resentBase != current.base {
-                current.recoveryEnd = current.nextToSend
+                if current.recoveryEnd == nil { congestion.lost() }
+                current.recoveryEnd = current.neverSent
                 resendBase(&current, into: &outcome)
                 current.deadline = now + current.timeout
             }
@@ -137,8 +152,9 @@ struct WindowedSender: Sendable {
         current.resentBase = nil
         current.recoveryEnd = nil
         current.sentOnce = [:]
-        outcome.datagrams = (current.base..<current.nextToSend).map { datagram($0, of: current) }
-        outcome.retransmissions = outcome.datagrams.count
+        congestion.timedOut()
+        current.nextToSend = current.base
+        fill(&current, now: now, into: &outcome)
         outgoing = current
         return outcome
     }
@@ -155,14 +171,21 @@ struct WindowedSender: Sendable {
         outcome.retransmissions += 1
     }
 
-    /// Sends fragments until `window` are unacknowledged or none is left.
-    private func fill(_ message: inout Outgoing, now: LinkInstant) -> [[UInt8]] {
-        let end = min(message.base + configuration.window, message.plan.count)
-        guard message.nextToSend < end else { return [] }
-        let datagrams = (message.nextToSend..<end).map { datagram($0, of: message) }
-        for index in message.nextToSend..<end { message.sentOnce[index] = now }
+    /// Sends fragments until the congestion window's worth are unacknowledged or none is
+    /// left; only fragments sent for the first time are timed.
+    private func fill(_ message: inout Outgoing, now: LinkInstant, into outcome: inout Outcome) {
+        let end = min(message.base + congestion.fragments, message.plan.count)
+        guard message.nextToSend < end else { return }
+        for index in message.nextToSend..<end {
+            outcome.datagrams.append(datagram(index, of: message))
+            if index < message.neverSent {
+                outcome.retransmissions += 1
+            } else {
+                message.sentOnce[index] = now
+            }
+        }
         message.nextToSend = end
-        return datagrams
+        message.neverSent = max(message.neverSent, end)
     }
 
     private func datagram(_ index: Int, of message: Outgoing) -> [UInt8] {

@@ -115,7 +115,7 @@ struct LinkSimulationTests {
     /// Datagrams per delivered byte, data and acks, at each loss rate and window, on an
     /// ordered channel (a BLE connection keeps order; its losses are writes and
     /// notifications the stack drops) and on one that also reorders and repeats. Without
-    /// loss or reordering nothing is resent and the receiver acks once per half window.
+    /// loss or reordering nothing is resent and the receiver acks every `ackInterval` fragments.
     @Test func overhead() throws {
         try printOverhead(
             "100 kB + 10 kB + 1 kB", sizes: [100_000, 10_000, 1_000], seeds: 3, windows: [8, 16])
@@ -150,9 +150,9 @@ struct LinkSimulationTests {
                             configuration: configuration))
                 }
                 if channel.loss == 0 {
-                    let halfWindow = window / 2
+                    let interval = configuration.ackInterval
                     let acks = sizes.reduce(0) {
-                        $0 + (max(1, ($1 + 232) / 233) + halfWindow - 1) / halfWindow
+                        $0 + (max(1, ($1 + 232) / 233) + interval - 1) / interval
                     }
                     #expect(total.retransmissions == 0 && total.timeouts == 0)
                     #expect(total.acksSent == Int(seeds) * acks)

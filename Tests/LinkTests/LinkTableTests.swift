@@ -81,6 +81,11 @@ struct LinkTableTests {
         _ = try table.send(message(100), on: 1, now: at(0))
         _ = table.receive(
             fragment(link: 2, message: 1, index: 0, count: 3, payload: [1]), now: at(100))
+        // Link 2 owes an ack for its in-order fragment (the receiver's ack delay), then link 1
+        // resends its first window (4 fragments: what a timeout leaves at least).
+        #expect(table.nextDeadline == at(150))
+        let late = table.tick(now: at(150))
+        #expect(late.map(\.link) == [2] && acks(in: late[0].events.datagrams).map(\.next) == [1])
         #expect(table.nextDeadline == at(500))
         #expect(table.tick(now: at(499)).isEmpty)
         let resent = table.tick(now: at(500))

@@ -1,7 +1,7 @@
 # Tender's windowed link over GATT (Bluetooth module: CentralLink, PeripheralLinks) on real
-# bluetoothd: a small message and a 30 kB one, each acknowledged and answered
-# ("ble-probe: link RATE kB/s").
+# bluetoothd, on the Link defaults: a small message and a 30 kB one, each acknowledged and
+# answered ("ble-probe: link RATE kB/s").
 BLE_READY=PROBE_READY
 BLE_TIMEOUT=150
-peripheral() { "$(dirname "$TENDER")/BLEProbe" link-peripheral --window 4 --rto 1000; }
-central() { "$(dirname "$TENDER")/BLEProbe" link-central --bytes 30000 --window 4 --rto 1000; }
+peripheral() { "$(dirname "$TENDER")/BLEProbe" link-peripheral; }
+central() { "$(dirname "$TENDER")/BLEProbe" link-central --bytes 30000; }
