@@ -52,6 +52,9 @@ let package = Package(
                 "BlueZ", "CBlueZ", "DBus", "Link", "NodeKit", "Noise", "PaymentSession", "Posix",
             ],
             swiftSettings: strict),
+        // Settlement on chain, pure: redeem batches (the vault's calldata), batch planning by
+        // gas, and each coin's fate read from the vault's events.
+        .target(name: "Settlement", dependencies: ["Tender", "Codecs"], swiftSettings: strict),
         // Thin owner of the libsecp256k1 context.
         .target(name: "Secp256k1", dependencies: ["CSecp256k1", "Posix"], swiftSettings: strict),
         // Pure encodings: hex, keccak-256, deterministic CBOR, EIP-712 typed-data hashing.
@@ -155,6 +158,10 @@ let package = Package(
             ],
             path: "Benchmarks/TenderBenchmarks", swiftSettings: strict),
 
+        .testTarget(
+            name: "SettlementTests",
+            dependencies: ["Settlement", "Tender", "Codecs", "TenderTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "BluetoothTests", dependencies: ["Bluetooth", "BlueZ", "DBus", "Link"],
             swiftSettings: strict),

@@ -13,7 +13,8 @@ Docs/VAULT.md; nothing is computed by either implementation. Signatures are dete
 Each bundle vector has:
 - `notes`, `transfers`: the bundle as JSON (what the vault's calldata is built from) and `cbor`:
   the same bundle in Tender's wire form (what the offline verifier decodes);
-- `coins` to redeem by `redeemer` at time `now`, with `collateral` deposited first;
+- `coins` to redeem by `redeemer` at time `now`, with `collateral` deposited first, and
+  `calldata`: the `redeem()` call naming them (null when the bundle creates no such coin);
 - `before`: batches redeemed on chain earlier (their transfers are also the node's seen-set);
   `seen`: a bundle of transfers only the node has seen (offline);
 - `offline`: "ok" or the error code of decoding, `Verifier.verify`, or the redeem checks
@@ -120,6 +121,7 @@ def vector(name, description, notes, transfers, coins, redeemer: Key, offline, v
         "seen": bundle_json(Bundle([], list(seen))),
         **bundle_json(bundle),
         "coins": [hexed(coin(c)) for c in coins],
+        "calldata": calldata(bundle, coins),
         "offline": offline,
         "vault": vault if isinstance(vault, dict) else {"coins": dict(zip([hexed(coin(c)) for c in coins], vault))},
         "judged": judged,
@@ -128,6 +130,15 @@ def vector(name, description, notes, transfers, coins, redeemer: Key, offline, v
         entry["why"] = why
     check_agreement(entry)
     VECTORS.append(entry)
+
+
+def calldata(bundle: Bundle, coins) -> str | None:
+    """redeem()'s calldata for the coins (Docs/VAULT.md, "Calldata"), or None when a coin is
+    not created by the bundle at all (no batch can name it)."""
+    try:
+        return hexed(bytes.fromhex("be040fb0") + bundle.batch([coin(c) for c in coins], DOMAIN))
+    except ValueError:
+        return None
 
 
 def check_agreement(entry):

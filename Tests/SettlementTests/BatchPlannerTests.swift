@@ -1,0 +1,80 @@
+import Settlement
+import Tender
+import TenderTestSupport
+import Testing
+
+/// Planning what a node holds into redeem batches: one vault per batch, coins in the order
+/// given, each batch under the gas budget, shared proof counted once.
+@Suite struct BatchPlannerTests {
+    let world = World()
+
+    /// Bob's coins from `count` payments by Alice, one note each (serials 1…count).
+    func bobsCoins(_ count: Int, in domain: Domain) -> [RedeemableCoin] {
+        (1...count).map { serial in
+            let note = world.note(100, serial: UInt8(serial))
+            let signed = try! SignedNote(signing: note.note, with: world.issuerKey, in: domain)
+            let transfer = Transfer(
+                inputs: [signed.coinID(in: domain)],
+                outputs: [
+                    Output(owner: world.bob, amount: 60), Output(owner: world.alice, amount: 40),
+                ])
+            let spent = try! SignedTransfer(signing: transfer, with: world.aliceKey, in: domain)
+            let coin = spent.outputCoins(digest: transfer.digest(in: domain))[0]
+            return RedeemableCoin(
+                coin: coin, proof: ProofBundle(notes: [signed], transfers: [spent]), domain: domain)
+        }
+    }
+
+    @Test func batchesStayUnderTheBudgetAndKeepEveryCoinOnceInOrder() throws {
+        let coins = bobsCoins(20, in: world.domain)
+        let gas = RedeemGasModel()
+        let one = gas.cost(notes: 1, transfers: 1, inputs: 1, outputs: 2, coins: 1) - gas.base
+        let planner = BatchPlanner(budget: gas.base + one * 6)
+        let batches = try planner.plan(coins)
+        #expect(batches.count == 4)  // 6 + 6 + 6 + 2
+        #expect(batches.flatMap(\.coins) == coins.map(\.coin))
+        for batch in batches {
+            #expect(batch.estimatedGas <= planner.budget)
+            #expect(batch.batch.calldata.starts(with: RedeemBatch.selector))
+        }
+        #expect(try BatchPlanner().plan(coins).count == 1)
+    }
+
+    @Test func coinsSharingAProofCountItOnce() throws {
+        // One transfer pays Bob four coins: the note and the transfer go in once.
+        let note = world.note(100)
+        let spent = world.transfer(
+            [note.coinID(in: world.domain)], Array(repeating: (world.bob, 25), count: 4),
+            by: world.aliceKey)
+        let proof = ProofBundle(notes: [note], transfers: [spent])
+        let coins = world.outputs(of: spent).map {
+            RedeemableCoin(coin: $0, proof: proof, domain: world.domain)
+        }
+        let batch = try #require(try BatchPlanner().plan(coins).first)
+        #expect(batch.batch.notes.count == 1 && batch.batch.transfers.count == 1)
+        #expect(
+            batch.estimatedGas
+                == RedeemGasModel().cost(notes: 1, transfers: 1, inputs: 1, outputs: 4, coins: 4))
+    }
+
+    @Test func eachVaultGetsItsOwnBatches() throws {
+        let other = Domain(chainID: 31338, vault: world.domain.vault)
+        let mixed =
+            bobsCoins(2, in: world.domain) + bobsCoins(3, in: other)
+            + bobsCoins(1, in: world.domain)
+        let batches = try BatchPlanner().plan(mixed)
+        #expect(batches.map(\.domain) == [world.domain, other])
+        #expect(batches[0].coins.count == 3 && batches[1].coins.count == 3)
+    }
+
+    @Test func aCoinOverTheWholeBudgetIsRefusedByName() throws {
+        let coins = bobsCoins(1, in: world.domain)
+        #expect {
+            _ = try BatchPlanner(budget: 50_000).plan(coins)
+        } throws: { error in
+            guard let error = error as? SettlementError, case .unprovable(let why) = error.kind
+            else { return false }
+            return why.contains("over the budget")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Codecs
+import Foundation
+import Settlement
+import Tender
+import TenderTestSupport
+import Testing
+
+/// Each coin's fate read from the vault's events.
+@Suite struct RedeemOutcomeTests {
+    let vault = try! Address("0x5FbDB2315678afecb367f032d93F642f64180aa3")
+    let coin = try! CoinID(hex: "0x" + String(repeating: "11", count: 32))
+    let other = try! CoinID(hex: "0x" + String(repeating: "22", count: 32))
+
+    func word(_ value: UInt64) -> [UInt8] {
+        [UInt8](repeating: 0, count: 24) + withUnsafeBytes(of: value.bigEndian, Array.init)
+    }
+
+    /// The topics are keccak-256 of the events' signatures as eth-utils computes them.
+    @Test func eventTopicsMatchAnIndependentKeccak() throws {
+        guard let python = RefereePython.find(importing: "eth_utils") else {
+            if RefereePython.isCI { Issue.record("no referee python with eth_utils") }
+            return
+        }
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "topics-\(UUID().uuidString).py")
+        try """
+        import sys
+        from eth_utils import keccak
+        for signature in sys.argv[1:]:
+            print(keccak(text=signature).hex())
+        """.write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let signatures = [
+            "CoinRedeemed(bytes32,uint256)", "CoinRejected(bytes32,uint8)",
+            "DoubleSpend(bytes32,bytes32,bytes32,address)", "Consumed(bytes32,bytes32)",
+        ]
+        let run = try RefereePython.run(python, script: script.path, signatures)
+        #expect(run.status == 0, "\(run.errors)")
+        let theirs = String(decoding: run.output, as: UTF8.self).split(separator: "\n")
+            .map { "0x" + $0 }
+        let ours = [
+            VaultEvents.coinRedeemed, VaultEvents.coinRejected, VaultEvents.doubleSpend,
+            VaultEvents.consumed,
+        ].map(\.hex)
+        #expect(ours == theirs)
+    }
+
+    @Test func redeemedRejectedAndDoubleSpentCoinsAreRead() throws {
+        let owner = try Address("0x000000000000000000000000000000000000bEEF")
+        let recorded = try Bytes32([UInt8](repeating: 0xAA, count: 32))
+        let presented = try Bytes32([UInt8](repeating: 0xBB, count: 32))
+        let logs = [
+            VaultLog(address: vault, topics: [VaultEvents.coinRedeemed, coin], data: word(60)),
+            VaultLog(address: vault, topics: [VaultEvents.coinRejected, other], data: word(7)),
+            VaultLog(
+                address: vault,
+                topics: [
+                    VaultEvents.doubleSpend, other,
+                    try Bytes32([UInt8](repeating: 0, count: 12) + owner.bytes),
+                ], data: recorded.bytes + presented.bytes),
+            // Another contract's event of the same shape is not the vault's word.
+            VaultLog(address: .zero, topics: [VaultEvents.coinRedeemed, other], data: word(1)),
+        ]
+        let outcome = try RedeemOutcome(logs: logs, vault: vault)
+        #expect(outcome.fates[coin] == .redeemed(60))
+        #expect(outcome.fates[other] == .rejected(code: 7, reason: "double-spend"))
+        #expect(
+            outcome.doubleSpends
+                == [.init(coin: other, recorded: recorded, presented: presented, owner: owner)])
+    }
+
+    @Test func malformedEventsAreErrorsNotGuesses() throws {
+        let bad = [
+            VaultLog(address: vault, topics: [VaultEvents.coinRedeemed], data: word(1)),
+            VaultLog(address: vault, topics: [VaultEvents.coinRedeemed, coin], data: [1, 2]),
+            VaultLog(
+                address: vault, topics: [VaultEvents.coinRedeemed, coin],
+                data: [UInt8](repeating: 0xFF, count: 32)),
+            VaultLog(address: vault, topics: [VaultEvents.coinRejected, coin], data: word(300)),
+        ]
+        for log in bad {
+            #expect(throws: SettlementError.self) {
+                _ = try RedeemOutcome(logs: [log], vault: vault)
+            }
+        }
+    }
+}
