@@ -49,7 +49,7 @@ let package = Package(
         .target(
             name: "Bluetooth",
             dependencies: [
-                "BlueZ", "CBlueZ", "DBus", "Link", "NodeKit", "Noise", "PaymentSession", "Posix",
+                "BlueZ", "CBlueZ", "Codecs", "DBus", "Link", "NodeKit", "Noise", "PaymentSession", "Posix",
             ],
             swiftSettings: strict),
         // Settlement on chain, pure: redeem batches (the vault's calldata), batch planning by
@@ -163,7 +163,7 @@ let package = Package(
             dependencies: ["Settlement", "Tender", "Codecs", "TenderTestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "BluetoothTests", dependencies: ["Bluetooth", "BlueZ", "DBus", "Link"],
+            name: "BluetoothTests", dependencies: ["Bluetooth", "BlueZ", "Codecs", "DBus", "Link"],
             swiftSettings: strict),
         .testTarget(
             name: "PosixTests", dependencies: ["Posix", "TenderTestSupport"], swiftSettings: strict),

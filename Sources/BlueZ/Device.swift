@@ -56,6 +56,11 @@ public struct Device: Sendable, Equatable {
             .call(BlueZNames.adapter, "RemoveDevice", [.objectPath(path)], timeout: .seconds(5))
     }
 
+    /// "public" or "random" (BlueZ's AddressType), nil when unknown.
+    public func addressType() async -> String? {
+        try? await object.property(BlueZNames.device, "AddressType").string
+    }
+
     public func isConnected() async -> Bool {
         (try? await object.property(BlueZNames.device, "Connected").bool) ?? false
     }

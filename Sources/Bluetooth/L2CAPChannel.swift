@@ -26,6 +26,9 @@ public actor L2CAPChannel {
     /// The longest a send or a message in transit holds its thread in poll: a cooperative
     /// thread is blocked only while data is moving, and only this long per wait.
     static let transitWait: Int32 = 10
+    /// SDU bytes sent and received, for the figures.
+    public private(set) var bytesWritten = 0
+    public private(set) var bytesRead = 0
     /// When the first SDU of the message last received arrived (receiver-side rates).
     public private(set) var lastMessageBegan: ContinuousClock.Instant?
 
@@ -84,7 +87,10 @@ public actor L2CAPChannel {
                 let sent = sdu.withUnsafeBytes {
                     Glibc.send(raw, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
                 }
-                if sent == sdu.count { break }
+                if sent == sdu.count {
+                    bytesWritten += sent
+                    break
+                }
                 let code = errno
                 guard sent < 0, code == EAGAIN || code == EWOULDBLOCK || code == EINTR else {
                     throw BluetoothError(.notConnected, "L2CAP send: errno \(code)")
@@ -106,6 +112,7 @@ public actor L2CAPChannel {
             guard raw >= 0 else { throw BluetoothError(.notConnected, "L2CAP: closed") }
             let count = buffer.withUnsafeMutableBytes { recv(raw, $0.baseAddress, $0.count, 0) }
             if count > 0 {
+                bytesRead += count
                 if reassembler.bufferedBytes == 0 { lastMessageBegan = .now }
                 do {
                     if let message = try reassembler.receive(Array(buffer[0..<count])) {

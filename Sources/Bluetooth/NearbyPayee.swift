@@ -48,6 +48,11 @@ public actor NearbyPayee: PaymentSource {
     private var application: GattApplication?
     private var watcher: Task<Void, Never>?
     private var finished = false
+    /// LE L2CAP channels (a payer's alternative to the GATT link), when the kernel lets this
+    /// node listen on Tender's PSM; each channel is a link of its own in `sessions`.
+    private var listener: L2CAPListener?
+    private var channels: [UInt32: L2CAPChannel] = [:]
+    private var acceptor: Task<Void, Never>?
 
     public init(
         bluetooth: BluetoothSession, adapter: Adapter, staticKey: NoisePrivateKey,
@@ -69,6 +74,9 @@ public actor NearbyPayee: PaymentSource {
 
     /// Publishes the service and advertises; re-publishes whenever bluetoothd restarts.
     public func start() async throws(BluetoothError) {
+        // Without the channel (PSM taken, no LE L2CAP in the kernel) payers use GATT.
+        listener = try? L2CAPListener(psm: TenderGATT.psm)
+        if let listener { acceptor = Task { [weak self] in await self?.accept(on: listener) } }
         try await publish()
         let changes = try await bluetooth.bluetoothdChanges()
         watcher = Task { [weak self] in
@@ -94,8 +102,9 @@ public actor NearbyPayee: PaymentSource {
     private func publish() async throws(BluetoothError) {
         try await adapter.powerOn()
         let links = self.links
+        let psm = listener?.psm
         let request: @Sendable () async -> [UInt8] = { [weak self] in
-            await self?.offering.request ?? []
+            PayeeInfo(request: await self?.offering.request ?? [], psm: psm).encoded
         }
         let application = GattApplication(
             root: ObjectPath(checked: "/tender/payee"), service: TenderGATT.service,
@@ -165,7 +174,7 @@ public actor NearbyPayee: PaymentSource {
             return
         }
         switch event {
-        case .reply(let bytes): try? await links.send(bytes, on: link)
+        case .reply(let bytes): try? await send(bytes, on: link)
         case .waiting: break
         case .offer(let offer):
             if !offer.evidence.isEmpty { onEvidence(offer.evidence) }
@@ -185,11 +194,16 @@ public actor NearbyPayee: PaymentSource {
     }
 
     private func end(_ link: UInt32, reason: CloseReason) async {
-        await links.close(link, reason: reason)
+        if let channel = channels.removeValue(forKey: link) {
+            await channel.close()
+        } else {
+            await links.close(link, reason: reason)
+        }
         forget(link)
     }
 
     private func forget(_ link: UInt32) {
+        if let channel = channels.removeValue(forKey: link) { Task { await channel.close() } }
         guard sessions.removeValue(forKey: link) != nil else { return }
         queue.removeAll { $0.link == link }
         onEvent(.linkEnded(link: link))
@@ -198,9 +212,55 @@ public actor NearbyPayee: PaymentSource {
     private func answer(_ answer: Answer) async {
         guard let link = current, let box = sessions[link] else { return }
         current = nil
-        do { try await links.send(try box.session.answer(answer), on: link) } catch {
+        do { try await send(try box.session.answer(answer), on: link) } catch {
             await end(link, reason: .protocolError)
         }
+    }
+
+    /// A message to `link`'s payer, over its channel or its GATT link.
+    private func send(_ message: [UInt8], on link: UInt32) async throws {
+        if let channel = channels[link] {
+            try await channel.send(message)
+        } else {
+            try await links.send(message, on: link)
+        }
+    }
+
+    // MARK: - L2CAP channels
+
+    private func accept(on listener: L2CAPListener) async {
+        while !Task.isCancelled {
+            guard let channel = try? await listener.accept(timeout: .seconds(3600)) else {
+                if Task.isCancelled { return }
+                continue
+            }
+            // As many channels as GATT links at most: a flood of channels is refused.
+            guard channels.count < LinkConfiguration.standard.maxLinks else {
+                await channel.close()
+                continue
+            }
+            // Channel ids never go on the air, so no central can name another's channel.
+            var id = UInt32.random(in: 1...UInt32.max)
+            while sessions[id] != nil || channels[id] != nil {
+                id = UInt32.random(in: 1...UInt32.max)
+            }
+            channels[id] = channel
+            Task { [weak self] in await self?.read(channel, as: id) }
+        }
+    }
+
+    /// Reads a channel's messages into its session until the channel ends or stays silent
+    /// past the link's message timeout.
+    private func read(_ channel: L2CAPChannel, as link: UInt32) async {
+        while channels[link] != nil,
+            let message = try? await channel.receive(
+                timeout: LinkConfiguration.standard.messageTimeout)
+        {
+            await take(message, on: link)
+        }
+        channels.removeValue(forKey: link)
+        await channel.close()
+        forget(link)
     }
 
     // MARK: - PaymentSource
@@ -227,7 +287,9 @@ public actor NearbyPayee: PaymentSource {
     public func finish() async {
         finished = true
         watcher?.cancel()
-        for link in sessions.keys { await links.close(link, reason: .done) }
+        for link in sessions.keys { await end(link, reason: .done) }
+        acceptor?.cancel()
+        await listener?.close()
         sessions = [:]
         await unpublish()
         waiting?.resume(returning: nil)

@@ -7,22 +7,37 @@ import PaymentSession
 /// The payer's connection to one payee: the GATT link and the payment session on it.
 public actor PayerConnection {
     public let device: Device
-    private let link: CentralLink
+    private let link: any MessageLink
+    /// Whether the session runs over an LE L2CAP channel (else over GATT).
+    public nonisolated let overL2CAP: Bool
     private var session: PayerBox?
     private let answerTimeout: Duration
 
+    /// How to reach the payee once connected.
+    public enum Channel: Sendable {
+        /// The windowed link over GATT.
+        case gatt
+        /// An LE L2CAP channel when the payee's info offers one, else GATT.
+        case l2capIfOffered
+    }
+
     /// Connects (with retries), waits for the payee's services (the characteristics may come
-    /// late) and opens the link.
+    /// late) and opens the link: over GATT, or over L2CAP when asked and offered.
     public static func connect(
-        to device: Device, answerTimeout: Duration = .seconds(30)
+        to device: Device, channel: Channel = .gatt, answerTimeout: Duration = .seconds(30)
     ) async throws(BluetoothError) -> PayerConnection {
         try await device.connect()
         do {
             try await device.servicesResolved(timeout: .seconds(30))
+            if channel == .l2capIfOffered, let l2cap = try await l2capChannel(to: device) {
+                return PayerConnection(
+                    device: device, link: l2cap, overL2CAP: true, answerTimeout: answerTimeout)
+            }
             let rx = try await device.characteristic(TenderGATT.rx, of: TenderGATT.service)
             let tx = try await device.characteristic(TenderGATT.tx, of: TenderGATT.service)
             let link = try await CentralLink.open(rx: rx, tx: tx)
-            return PayerConnection(device: device, link: link, answerTimeout: answerTimeout)
+            return PayerConnection(
+                device: device, link: link, overL2CAP: false, answerTimeout: answerTimeout)
         } catch {
             // A connection left up hides the payee from the next discovery.
             await device.disconnectAndForget()
@@ -30,9 +45,22 @@ public actor PayerConnection {
         }
     }
 
-    private init(device: Device, link: CentralLink, answerTimeout: Duration) {
+    /// The payee's L2CAP channel, when its info offers one (nil: use GATT).
+    private static func l2capChannel(
+        to device: Device
+    ) async throws(BluetoothError) -> L2CAPChannel? {
+        let info = try await device.characteristic(TenderGATT.info, of: TenderGATT.service)
+        guard let psm = try PayeeInfo(decoding: try await info.read()).psm else { return nil }
+        let random = await device.addressType() == "random"
+        return try await L2CAPChannel.connect(to: device.address, random: random, psm: psm)
+    }
+
+    private init(
+        device: Device, link: any MessageLink, overL2CAP: Bool, answerTimeout: Duration
+    ) {
         self.device = device
         self.link = link
+        self.overL2CAP = overL2CAP
         self.answerTimeout = answerTimeout
     }
 
@@ -108,7 +136,7 @@ public actor PayerConnection {
     }
 
     public func close() async {
-        await link.close()
+        await link.closeLink()
         await device.disconnectAndForget()
     }
 

@@ -60,6 +60,16 @@ extension Wallet {
         return PreparedPayment(plan: plan, envelope: envelope)
     }
 
+    /// How many of this wallet's coins paying `amount` of `asset` would take now: the coins
+    /// `preparePayment` would choose among (0 when the wallet cannot pay it).
+    public func coinsToPay(_ amount: Amount, asset: Address, now: UInt64) throws(NodeError) -> Int {
+        try storing {
+            try store.candidateCoins(
+                owner: address, asset: asset, amount: amount, now: now,
+                minimumLifetime: limits.minimumCoinLifetime, limits: limits)
+        }.count
+    }
+
     /// "Insufficient funds" with what the wallet holds and why it cannot pay with it.
     private func insufficientFunds(
         _ requested: Amount, asset: Address, now: UInt64

@@ -58,6 +58,11 @@ struct PayCommand: AsyncParsableCommand {
     var scanSeconds: Double = 30
     @Option(help: "With --ble: read the payee's request code from this image (PNG or PGM).")
     var image: String?
+    @Option(
+        help:
+            "With --ble: gatt, l2cap (the payee's LE L2CAP channel when it offers one), or auto (l2cap for payments of more than 8 coins)."
+    )
+    var channel: BluetoothChannelChoice = .auto
 
     func validate() throws {
         if ble {
@@ -200,7 +205,7 @@ struct PayCommand: AsyncParsableCommand {
                 wallet: wallet, clock: global.clock, adapterName: adapter, scanSeconds: scanSeconds,
                 payee: try to.map { try parseAddress($0, option: "--to") } ?? scanned?.payee,
                 amount: try amount.map { try parseAmount($0) }, request: scanned?.request,
-                quiet: output.json)
+                channel: channel, quiet: output.json)
             let result = try await payment.run(key: try global.keys.walletKey())
             try result.report(json: output.json)
         }

@@ -22,6 +22,7 @@ struct BluetoothPayment {
     let amount: Amount?
     /// The payee's scanned request (--request or --camera): IK when it has a session key.
     let request: PaymentRequest?
+    let channel: BluetoothChannelChoice
     let quiet: Bool
 
     func progress(_ text: String) { if !quiet { say(text) } }
@@ -35,6 +36,8 @@ struct BluetoothPayment {
         var traffic: PayerConnection.Traffic
         /// From the start of discovery to the last answer.
         var seconds: Double
+        /// Whether the session ran over the payee's L2CAP channel (else GATT).
+        var overL2CAP = false
     }
 
     /// An earlier payment sent again: its receipt recorded, or the payee's refusal.
@@ -129,6 +132,7 @@ struct BluetoothPayment {
     ) async -> Result {
         var result = result
         result.traffic = await connection.traffic
+        result.overL2CAP = connection.overL2CAP
         let elapsed = ContinuousClock.now - started
         result.seconds =
             Double(elapsed.components.seconds)
@@ -185,8 +189,9 @@ struct BluetoothPayment {
             else { break }
             tried.insert(nearby.address)
             progress("found \(nearby.address) (\(nearby.rssi.map { "\($0) dBm" } ?? "RSSI ?"))")
-            let connection = try await PayerConnection.connect(to: nearby.device)
-            progress("connected")
+            let connection = try await PayerConnection.connect(
+                to: nearby.device, channel: try channelToAsk())
+            progress(connection.overL2CAP ? "connected (L2CAP channel)" : "connected")
             if let request, request.sessionKey != nil { return (connection, nil) }
             let hello: Hello
             do { hello = try await connection.hello() } catch {
@@ -203,6 +208,22 @@ struct BluetoothPayment {
         throw NodeError(
             .missing("no matching payee found nearby in \(Int(scanSeconds)) s"),
             note: "is the payee's `tender receive --ble` running, and its adapter in range?")
+    }
+
+    /// GATT, or the payee's L2CAP channel when it offers one: asked for, or (auto) for a
+    /// payment of more than `l2capFromCoins` coins, where the channel's rate pays for its set-up.
+    private func channelToAsk() throws -> PayerConnection.Channel {
+        switch channel {
+        case .gatt: return .gatt
+        case .l2cap: return .l2capIfOffered
+        case .auto:
+            guard
+                let terms = request.map({ ($0.amount, $0.asset) })
+                    ?? amount.map({ ($0, Address.zero) })
+            else { return .gatt }
+            let coins = try wallet.coinsToPay(terms.0, asset: terms.1, now: clock.now())
+            return coins > BluetoothChannelChoice.l2capFromCoins ? .l2capIfOffered : .gatt
+        }
     }
 
     /// The next device that may be the payee, with discovery stopped (BlueZ aborts an LE
@@ -263,6 +284,7 @@ extension BluetoothPayment.Result {
                 "air": [
                     "bytesWritten": traffic.bytesWritten, "bytesRead": traffic.bytesRead,
                     "roundTrips": traffic.roundTrips, "seconds": seconds,
+                    "channel": overL2CAP ? "l2cap" : "gatt",
                 ],
             ]
             if let paid { fields.merge(paid.summary) { $1 } }
@@ -292,10 +314,10 @@ extension BluetoothPayment.Result {
             )
         }
         print(
-            String(
-                format:
-                    "On the air: %d B written, %d B read, %d round trips, %.1f s from discovery",
-                traffic.bytesWritten, traffic.bytesRead, traffic.roundTrips, seconds))
+            "On the air (\(overL2CAP ? "L2CAP channel" : "GATT")): "
+                + String(
+                    format: "%d B written, %d B read, %d round trips, %.1f s from discovery",
+                    traffic.bytesWritten, traffic.bytesRead, traffic.roundTrips, seconds))
     }
 }
 
@@ -322,6 +344,14 @@ extension OutgoingPaymentRecord {
             "asset": asset.checksummed, "state": state.rawValue, "paymentDigest": digest.hex,
         ]
     }
+}
+
+/// How a payer reaches a payee nearby (`pay --ble --channel`).
+enum BluetoothChannelChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case auto, gatt, l2cap
+
+    /// Auto takes the L2CAP channel for payments of more coins than this.
+    static let l2capFromCoins = 8
 }
 
 /// Double-spend evidence both sides exchange at every session (the most recent, within the

@@ -44,6 +44,21 @@ receive_one_payment() {
     sleep 600
 }
 
+# VM A: Bob's `tender receive --ble` (no --once) serves until N payments landed (a payment
+# offered again is reported "already accepted" and not counted), then reports his balance.
+receive_payments() { # receive_payments N
+    use_wallet bob
+    "$TENDER" receive --ble --amount 100 --data-dir "$BLE_WORK/bob" | tee "$BLE_SHARED/bob.out" &
+    local waited=0
+    until [ "$(grep -a '^Received 100' "$BLE_SHARED/bob.out" | grep -vc 'already accepted')" -ge "$1" ]; do
+        sleep 1
+        waited=$((waited + 1))
+        [ $waited -lt 300 ] || { echo "Bob did not get $1 payments"; return 1; }
+    done
+    report_bob_balance
+    sleep 600
+}
+
 report_bob_balance() {
     "$TENDER" balance --json --data-dir "$BLE_WORK/bob" >"$BLE_SHARED/bob.balance"
     lab_signal bob-done
@@ -78,14 +93,21 @@ check_both_balances() { # check_both_balances [ALICE BOB]
 # figures and checks both nodes (arguments as check_both_balances).
 pay_bob_and_check() { # pay_bob_and_check [ALICE BOB]
     use_wallet alice
-    "$TENDER" pay --ble --to "$(cat "$BLE_SHARED/bob.address")" --amount 100 \
-        --data-dir "$BLE_WORK/alice" | tee "$BLE_SHARED/alice.out"
-    [ "${PIPESTATUS[0]}" = 0 ] || return 1
-    report_air "$BLE_SHARED/alice.out"
+    pay_bob || return 1
     check_both_balances "$@"
 }
 
-# The figures a payment leaves on the payer's terminal ("On the air: …"), for BENCHMARKS.md.
+# VM B: Alice pays Bob 100 by his address (extra arguments go to `tender pay`) and prints the
+# payment's figures.
+pay_bob() { # pay_bob [ARGUMENTS...]
+    "$TENDER" pay --ble --to "$(cat "$BLE_SHARED/bob.address")" --amount 100 \
+        --data-dir "$BLE_WORK/alice" "$@" | tee "$BLE_SHARED/alice.out"
+    [ "${PIPESTATUS[0]}" = 0 ] || return 1
+    report_air "$BLE_SHARED/alice.out"
+}
+
+# The figures a payment leaves on the payer's terminal ("On the air (PATH): …"), for
+# BENCHMARKS.md.
 report_air() { # report_air FILE
-    grep -a '^On the air:' "$1" | sed "s/^/$BLE_SCENARIO: /"
+    grep -a '^On the air' "$1" | sed "s/^/$BLE_SCENARIO: /"
 }

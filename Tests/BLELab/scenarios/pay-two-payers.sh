@@ -1,23 +1,13 @@
 # Two payers one after the other: Bob's `tender receive --ble` (no --once) serves Alice, then
 # Carol (another wallet on VM B), with a fresh request after each payment; first `tender
-# peers` lists him with his request. Balances checked on all three.
+# peers` lists him with his request; Carol pays over Bob's LE L2CAP channel. Balances
+# checked on all three.
 PAYERS="alice carol"
 BLE_READY="ready: advertising"
 BLE_TIMEOUT=240
 . "$(dirname "${BASH_SOURCE[0]}")/../nodes/payment.sh"
 
-peripheral() {
-    use_wallet bob
-    "$TENDER" receive --ble --amount 100 --data-dir "$BLE_WORK/bob" | tee "$BLE_SHARED/bob.out" &
-    local waited=0
-    until [ "$(grep -ac '^Received 100' "$BLE_SHARED/bob.out")" -ge 2 ]; do
-        sleep 1
-        waited=$((waited + 1))
-        [ $waited -lt 200 ] || { echo "Bob did not get two payments"; return 1; }
-    done
-    report_bob_balance
-    sleep 600
-}
+peripheral() { receive_payments 2; }
 
 central() {
     local bob payer id
@@ -29,12 +19,14 @@ central() {
 peers = json.load(open(sys.argv[1]))
 assert any(p.get("amount") == "100" and p.get("requestIdPrefix") == sys.argv[2] for p in peers), peers' \
         "$BLE_SHARED/peers.json" "$id" || { echo "tender peers did not list Bob's request $id"; return 1; }
+    # Carol asks for Bob's L2CAP channel: the whole session (XX included) runs over it.
     for payer in alice carol; do
         use_wallet $payer
         "$TENDER" pay --ble --to "$bob" --amount 100 --data-dir "$BLE_WORK/$payer" \
-            | tee "$BLE_SHARED/$payer.out"
+            $([ $payer = carol ] && echo --channel l2cap) | tee "$BLE_SHARED/$payer.out"
         [ "${PIPESTATUS[0]}" = 0 ] || { echo "$payer could not pay"; return 1; }
     done
+    grep -q '^On the air (L2CAP channel)' "$BLE_SHARED/carol.out" || { echo "Carol not over L2CAP"; return 1; }
     "$TENDER" balance --json --data-dir "$BLE_WORK/carol" | tee "$BLE_SHARED/carol.balance"
     [ "$(balance_of "$BLE_SHARED/carol.balance" spendable)" = 200 ] || { echo "Carol's balance is wrong"; return 1; }
     check_both_balances 200 200
