@@ -72,7 +72,7 @@ struct WindowedReceiver: Sendable {
                 return received
             }
             received.duplicate = true
-            if pacing.duplicate(message: id) {
+            if pacing.duplicate(message: id, index: fragment.index, count: last.count) {
                 received.ack = ack(id, next: last.count)
             }
             return received
@@ -111,7 +111,7 @@ struct WindowedReceiver: Sendable {
             }
         case .duplicate(let next):
             received.duplicate = true
-            if pacing.duplicate(message: id) {
+            if pacing.duplicate(message: id, index: fragment.index, count: fragment.count) {
                 received.ack = ack(id, next: next)
             }
         case .beyondWindow(let next):
