@@ -106,8 +106,8 @@ struct WindowedDeliveryTests {
     }
 
     /// Timeouts resend from the first unacknowledged fragment within a congestion window
-    /// halved each time (10 out of 13, then 6, then 4: never fewer), the timeout doubles up to 2 s, and the ninth
-    /// timeout in a row (after eight resends) fails the message.
+    /// halved each time (13, so 6, then 4: never fewer), the timeout doubles up to 2 s, and
+    /// the ninth timeout in a row (after eight resends) fails the message.
     @Test func timeoutsGoBackAndBackOffThenFail() throws {
         var (central, _) = try Self.pair()
         let first = try central.send(message(10 * 233), now: at(0))
