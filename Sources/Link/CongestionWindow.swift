@@ -11,8 +11,9 @@
 ///
 /// A loss found by duplicate acks ends slow start but does not shrink the window: the queue
 /// is kept short by delay, so a loss here is the radio's, not a full buffer's, and halving on
-/// it made 100 kB at 10 % random loss take 12 s instead of 8 s in the simulator. A timeout halves the window (never below `afterTimeout`) and slow
-/// start takes it back to where it was unless a queue shows first.
+/// it made 100 kB at 10 % random loss take 12 s instead of 8 s in the simulator. A timeout
+/// halves the window (never below `afterTimeout`) and slow start takes it back to where it
+/// was unless a queue shows first.
 struct CongestionWindow: Sendable {
     /// Fragments queued beyond the path's own round trip that call for a smaller window.
     static let queueHigh = 3.0

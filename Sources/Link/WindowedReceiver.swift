@@ -7,6 +7,11 @@
 /// message is delivered, every incomplete message before it is dropped (its sender moved
 /// past it). Fragments of the message last delivered are answered with its final ack (the
 /// sender missed it); older ones are ignored; ids further ahead are refused.
+///
+/// An in-order fragment that `AckPacing` leaves unanswered is answered `ackDelay` later at the
+/// latest (TCP's delayed ack): after a timeout the sender resends only a few fragments, and
+/// if one of a pair is lost the other should still draw an ack before the sender's next
+/// timeout.
 struct WindowedReceiver: Sendable {
     struct Received: Sendable {
         var ack: LinkAck?
@@ -72,7 +77,7 @@ struct WindowedReceiver: Sendable {
                 return received
             }
             received.duplicate = true
-            if pacing.duplicate(message: id) {
+            if pacing.duplicate(message: id, index: fragment.index, count: last.count) {
                 received.ack = ack(id, next: last.count)
             }
             return received
@@ -111,7 +116,7 @@ struct WindowedReceiver: Sendable {
             }
         case .duplicate(let next):
             received.duplicate = true
-            if pacing.duplicate(message: id) {
+            if pacing.duplicate(message: id, index: fragment.index, count: fragment.count) {
                 received.ack = ack(id, next: next)
             }
         case .beyondWindow(let next):

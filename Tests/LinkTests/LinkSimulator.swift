@@ -16,6 +16,11 @@ struct LinkSimulator {
         /// Milliseconds each datagram occupies the channel: a 251-byte LE packet on the 1M
         /// PHY with its acknowledgement takes about 2.5 ms.
         var spacing: Int64 = 2
+        /// Every `stallPeriod` ms the channel carries nothing for `stallLength` ms (a host that
+        /// stops running the radio's process for a while: the BLE lab's guests on a busy
+        /// machine); what would leave meanwhile leaves after, in order.
+        var stallPeriod: Int64 = 0
+        var stallLength: Int64 = 0
 
         static let perfect = Channel()
         static func lossy(_ loss: Double) -> Channel {
@@ -122,7 +127,11 @@ struct LinkSimulator {
         let destination: Side = side == .central ? .peripheral : .central
         for datagram in datagrams {
             totals[side]!.sent += 1
-            let departure = max(now.milliseconds, busyUntil[side, default: 0])
+            var departure = max(now.milliseconds, busyUntil[side, default: 0])
+            if channel.stallPeriod > 0 {
+                let phase = departure % channel.stallPeriod
+                if phase < channel.stallLength { departure += channel.stallLength - phase }
+            }
             busyUntil[side] = departure + channel.spacing
             guard !chance(channel.loss) else {
                 totals[side]!.lost += 1
