@@ -136,7 +136,7 @@ public actor NearbyPayee: PaymentSource {
         registrations.append(
             try await adapter.advertise(
                 Advertisement(
-                    serviceUUIDs: [TenderGATT.service],
+                    serviceUUIDs: [TenderGATT.service], localName: TenderGATT.localName,
                     manufacturerData: [TenderGATT.tagCompany: offering.tag]),
                 at: ObjectPath(checked: "/tender/payee_advertisement")))
     }

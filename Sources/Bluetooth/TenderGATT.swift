@@ -14,6 +14,10 @@ public enum TenderGATT {
     public static let rx = BluetoothUUID("54454e44-0003-4f8e-9a6b-2c3d4e5f6071")!
     public static let tx = BluetoothUUID("54454e44-0004-4f8e-9a6b-2c3d4e5f6071")!
 
+    /// The name a payee advertises: the advertisement proper is full (service UUID, flags,
+    /// tag), so BlueZ sends it in the scan response.
+    public static let localName = "Tender"
+
     /// Datagrams stay within 244 bytes whatever MTU is negotiated: larger ATT values do not
     /// cross every controller (Docs/BENCHMARKS.md, "Bluetooth LE").
     public static let maxDatagramBytes = 244

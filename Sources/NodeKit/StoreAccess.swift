@@ -30,6 +30,9 @@ extension NodeError {
             // Two payments chose the same coin at once; the other one won it.
             self.init(
                 .busy("another payment took a coin this one chose (\(error)); try again"))
+        case .coinNotRedeemable:
+            // Another sync run took the coin into its batch first.
+            self.init(.busy("\(error); another sync may be running"))
         case .paymentNotFound(let id):
             self.init(.missing("this wallet made no payment with request id \(id.hex)"))
         case .paymentExists(let id):

@@ -163,6 +163,43 @@ enum Schema {
                     ALTER TABLE incoming_payments ADD COLUMN payer BLOB;
                     """)
         }
+        // Settlement: each redeem transaction is signed and recorded, with its coins moved to
+        // redeeming, before it is sent; a restart sends the same bytes again.
+        migrator.registerMigration("v5: settlement") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE redeem_transactions (
+                        hash BLOB PRIMARY KEY NOT NULL CHECK (length(hash) = 32),
+                        chain_id INTEGER NOT NULL,
+                        vault BLOB NOT NULL,
+                        sender BLOB NOT NULL,
+                        nonce INTEGER NOT NULL,
+                        raw BLOB NOT NULL,
+                        state TEXT NOT NULL CHECK (state IN (
+                            'signed', 'mined', 'final', 'reverted', 'replaced')),
+                        block_number INTEGER,
+                        block_hash BLOB,
+                        created_at INTEGER NOT NULL,
+                        updated_at INTEGER NOT NULL
+                    ) STRICT;
+                    CREATE INDEX redeem_transactions_by_state ON redeem_transactions(state);
+
+                    CREATE TABLE redeem_coins (
+                        coin BLOB NOT NULL REFERENCES coins(id),
+                        tx BLOB NOT NULL REFERENCES redeem_transactions(hash),
+                        PRIMARY KEY (coin, tx)
+                    ) STRICT;
+                    CREATE INDEX redeem_coins_by_tx ON redeem_coins(tx);
+
+                    -- The next nonce of each sender on each chain, kept across restarts.
+                    CREATE TABLE nonces (
+                        chain_id INTEGER NOT NULL,
+                        sender BLOB NOT NULL,
+                        next INTEGER NOT NULL,
+                        PRIMARY KEY (chain_id, sender)
+                    ) STRICT;
+                    """)
+        }
         return migrator
     }
 }

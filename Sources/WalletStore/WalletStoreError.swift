@@ -5,6 +5,8 @@ public struct WalletStoreError: Error, Equatable, Sendable, CustomStringConverti
     public enum Kind: Equatable, Sendable {
         /// A coin chosen for a payment is no longer unspent (reserved by another payment).
         case coinNotSpendable(CoinID)
+        /// The coin is not unspent (already in a redeem, settled, spent or expired).
+        case coinNotRedeemable(CoinID)
         case paymentNotFound(Bytes32)
         case paymentExists(Bytes32)
         /// The database belongs to another wallet or another chain.
@@ -23,6 +25,8 @@ public struct WalletStoreError: Error, Equatable, Sendable, CustomStringConverti
         switch kind {
         case .coinNotSpendable(let coin):
             "coin \(coin.short) is not spendable (already reserved or spent)"
+        case .coinNotRedeemable(let coin):
+            "coin \(coin.short) cannot be redeemed (already in a redeem, settled, spent or expired)"
         case .paymentNotFound(let id): "no payment with request id \(id.short)"
         case .paymentExists(let id): "a payment with request id \(id.short) already exists"
         case .identityMismatch(let why): "wallet database mismatch: \(why)"

@@ -13,10 +13,14 @@ import Testing
         #expect(CoinTransition.spend.from == [.reserved] && CoinTransition.spend.to == .spent)
         #expect(CoinTransition.release.from == [.reserved, .spent])
         #expect(CoinTransition.releaseChange.from == [.incoming])
-        // Nothing moves a settled coin back into circulation.
-        for state in [CoinState.redeeming, .redeemed, .conflicted, .expired] {
+        // Nothing moves a settled coin; a coin in a redeem leaves it only settled, or back to
+        // unspent when its transaction failed (the vault paid nothing).
+        for state in [CoinState.redeemed, .conflicted, .expired] {
             #expect(CoinTransition.allCases.allSatisfy { !$0.from.contains(state) })
         }
+        let fromRedeeming = CoinTransition.allCases.filter { $0.from.contains(.redeeming) }
+        #expect(Set(fromRedeeming.map(\.to)) == [.redeemed, .conflicted, .expired, .unspent])
+        #expect(CoinTransition.redeem.from == [.unspent] && CoinTransition.redeem.to == .redeeming)
     }
 
     @Test func statesAreStoredByTheirSchemaNames() {

@@ -35,6 +35,17 @@ public enum CoinTransition: Sendable, CaseIterable {
     case spend
     /// The change of a payment that may have left becomes spendable.
     case releaseChange
+    /// Settlement: a signed redeem transaction names the coin (recorded before it is sent).
+    case redeem
+    /// The vault paid it.
+    case redeemed
+    /// The vault refused it as spent elsewhere (a double spend, with evidence).
+    case conflict
+    /// Past its expiry: the vault no longer pays it (before or in a redeem).
+    case expire
+    /// Its redeem transaction failed (reverted, dropped, or the vault asked to try later):
+    /// the coin waits for the next batch.
+    case retryRedeem
 
     public var from: Set<CoinState> {
         switch self {
@@ -42,14 +53,21 @@ public enum CoinTransition: Sendable, CaseIterable {
         case .release: [.reserved, .spent]
         case .spend: [.reserved]
         case .releaseChange: [.incoming]
+        case .redeem: [.unspent]
+        case .redeemed, .conflict, .retryRedeem: [.redeeming]
+        case .expire: [.unspent, .redeeming]
         }
     }
 
     public var to: CoinState {
         switch self {
         case .reserve: .reserved
-        case .release, .releaseChange: .unspent
+        case .release, .releaseChange, .retryRedeem: .unspent
         case .spend: .spent
+        case .redeem: .redeeming
+        case .redeemed: .redeemed
+        case .conflict: .conflicted
+        case .expire: .expired
         }
     }
 }

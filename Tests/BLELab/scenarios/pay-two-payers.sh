@@ -17,7 +17,8 @@ central() {
     id=$(grep -a -m1 '^tender:' "$BLE_SHARED/bob.out" | sed 's/.*[?&]id=\([0-9a-f]\{8\}\).*/\1/')
     python3 -c 'import json, sys
 peers = json.load(open(sys.argv[1]))
-assert any(p.get("amount") == "100" and p.get("requestIdPrefix") == sys.argv[2] for p in peers), peers' \
+assert any(p.get("amount") == "100" and p.get("requestIdPrefix") == sys.argv[2]
+           and p.get("name") == "Tender" for p in peers), peers' \
         "$BLE_SHARED/peers.json" "$id" || { echo "tender peers did not list Bob's request $id"; return 1; }
     # Carol asks for Bob's L2CAP channel: the whole session (XX included) runs over it.
     for payer in alice carol; do

@@ -1,0 +1,288 @@
+import Foundation
+import GRDB
+import Tender
+
+/// Where a redeem transaction stands.
+public enum RedeemTransactionState: String, Sendable, CaseIterable, DatabaseValueConvertible {
+    /// Signed and recorded; sent, or to be sent (again, after a restart: the same bytes).
+    case signed
+    /// In a block, not yet final (a reorg sends it back to `signed`).
+    case mined
+    /// Final, its coins settled from the vault's events.
+    case final
+    /// Mined and reverted: its coins wait for another batch.
+    case reverted
+    /// Another transaction with the same nonce took its place.
+    case replaced
+}
+
+/// A redeem transaction as the store keeps it: as signed, and where it stands.
+public struct RedeemTransactionRecord: Sendable, Equatable {
+    public let redeem: SignedRedeem
+    public let state: RedeemTransactionState
+    public let blockNumber: UInt64?
+    public let blockHash: Bytes32?
+
+    public var hash: Bytes32 { redeem.hash }
+    public var nonce: UInt64 { redeem.nonce }
+    /// The signed transaction, byte for byte what was (and is again) sent.
+    public var raw: [UInt8] { redeem.raw }
+    public var coins: [CoinID] { redeem.coins }
+}
+
+/// What became of one coin of a final redeem transaction.
+public enum CoinSettlement: Sendable, Equatable {
+    case redeemed
+    /// Refused as spent elsewhere: the double spend's evidence is recorded apart.
+    case conflicted
+    case expired
+    /// Not paid this time (the issuer's collateral ran short, say): the next batch takes it.
+    case retry
+
+    var transition: CoinTransition {
+        switch self {
+        case .redeemed: .redeemed
+        case .conflicted: .conflict
+        case .expired: .expire
+        case .retry: .retryRedeem
+        }
+    }
+}
+
+/// A redeem transaction about to be sent.
+public struct SignedRedeem: Sendable, Equatable {
+    public let hash: Bytes32
+    public let chainID: UInt64
+    public let vault: Address
+    public let sender: Address
+    public let nonce: UInt64
+    public let raw: [UInt8]
+    public let coins: [CoinID]
+
+    public init(
+        hash: Bytes32, chainID: UInt64, vault: Address, sender: Address, nonce: UInt64,
+        raw: [UInt8], coins: [CoinID]
+    ) {
+        self.hash = hash
+        self.chainID = chainID
+        self.vault = vault
+        self.sender = sender
+        self.nonce = nonce
+        self.raw = raw
+        self.coins = coins
+    }
+}
+
+extension WalletDatabase {
+    /// Coins to redeem, oldest first, with their proofs: received coins this wallet holds
+    /// unspent and unexpired at `now`.
+    public func redeemable(now: UInt64, limit: Int) throws -> [(coin: CoinID, proof: ProofBundle)] {
+        try read { db in
+            let coins = try Bytes32.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM coins WHERE state = 'unspent' AND source = 'received'
+                        AND expiry > ? ORDER BY rowid LIMIT ?
+                    """, arguments: [now.column, limit])
+            return try coins.map { ($0, try Self.proof(db, of: $0)) }
+        }
+    }
+
+    /// Moves unspent coins past their expiry to `expired` (the vault pays them no more).
+    @discardableResult
+    public func expireCoins(now: UInt64) throws -> Int {
+        try transaction { db in
+            try db.move(coins: "expiry <= ?", [now.column], by: .expire, now: now)
+        }
+    }
+
+    /// Records a signed redeem transaction before it is sent, in one transaction: the
+    /// transaction, its coins moved to `redeeming` (every one, or nothing changes), their
+    /// outbox rows `submitted`, and the sender's next nonce past this one. A coin already in
+    /// a redeem cannot be named by a second.
+    public func recordRedeem(_ redeem: SignedRedeem, now: UInt64) throws {
+        try transaction { db in
+            try Self.insertRedeem(db, redeem, now: now)
+            for coin in redeem.coins {
+                guard
+                    try db.move(coins: "id = ?", [coin], by: .redeem, now: now) == 1
+                else { throw WalletStoreError(.coinNotRedeemable(coin)) }
+            }
+            try Self.setOutbox(db, redeem.coins, to: "submitted")
+        }
+    }
+
+    /// Records a transaction replacing `old` (same nonce, higher fees) for the same coins.
+    public func recordReplacement(of old: Bytes32, by redeem: SignedRedeem, now: UInt64) throws {
+        try transaction { db in
+            guard let previous = try Self.redeemTransaction(db, old), previous.state == .signed,
+                previous.nonce == redeem.nonce, Set(previous.coins) == Set(redeem.coins)
+            else {
+                throw WalletStoreError(
+                    .corrupt("no unmined redeem \(old.short) with nonce \(redeem.nonce) to replace")
+                )
+            }
+            try Self.insertRedeem(db, redeem, now: now)
+            try Self.setState(db, old, .replaced, now: now)
+        }
+    }
+
+    /// The transaction is in block `number` (`hash`): not final yet.
+    public func redeemMined(
+        _ tx: Bytes32, block number: UInt64, hash: Bytes32, now: UInt64
+    ) throws {
+        try transaction { db in
+            try db.execute(
+                sql: """
+                    UPDATE redeem_transactions SET state = 'mined', block_number = ?,
+                        block_hash = ?, updated_at = ? WHERE hash = ? AND state IN ('signed', 'replaced')
+                    """, arguments: [Int64(clamping: number), hash, now.column, tx])
+            // The one mined of a nonce's transactions wins; the others are replaced.
+            if db.changesCount == 1, let mined = try Self.redeemTransaction(db, tx) {
+                try db.execute(
+                    sql: """
+                        UPDATE redeem_transactions SET state = 'replaced', updated_at = ?
+                        WHERE chain_id = ? AND sender = ? AND nonce = ? AND hash != ?
+                            AND state = 'signed'
+                        """,
+                    arguments: [
+                        now.column, Int64(clamping: mined.redeem.chainID), mined.redeem.sender,
+                        Int64(clamping: mined.nonce), tx,
+                    ])
+            }
+        }
+    }
+
+    /// The block holding the transaction left the canonical chain: it is sent again.
+    public func redeemReorged(_ tx: Bytes32, now: UInt64) throws {
+        try transaction { db in
+            try db.execute(
+                sql: """
+                    UPDATE redeem_transactions SET state = 'signed', block_number = NULL,
+                        block_hash = NULL, updated_at = ? WHERE hash = ? AND state = 'mined'
+                    """, arguments: [now.column, tx])
+        }
+    }
+
+    /// The transaction is final: each coin settled as the vault's events say, one transaction.
+    public func settleRedeem(
+        _ tx: Bytes32, coins settlements: [CoinID: CoinSettlement], now: UInt64
+    ) throws {
+        try transaction { db in
+            guard let record = try Self.redeemTransaction(db, tx), record.state == .mined else {
+                throw WalletStoreError(.corrupt("redeem \(tx.short) is not mined"))
+            }
+            for coin in record.coins {
+                let settlement = settlements[coin] ?? .retry
+                _ = try db.move(coins: "id = ?", [coin], by: settlement.transition, now: now)
+                try Self.setOutbox(
+                    db, [coin], to: settlement == .retry ? "queued" : "confirmed")
+            }
+            try Self.setState(db, tx, .final, now: now)
+        }
+    }
+
+    /// The transaction reverted (or will never be mined): its coins wait for another batch.
+    public func redeemFailed(_ tx: Bytes32, now: UInt64) throws {
+        try transaction { db in
+            guard let record = try Self.redeemTransaction(db, tx) else {
+                throw WalletStoreError(.corrupt("no redeem \(tx.short)"))
+            }
+            for coin in record.coins {
+                _ = try db.move(coins: "id = ?", [coin], by: .retryRedeem, now: now)
+            }
+            try Self.setOutbox(db, record.coins, to: "queued")
+            try Self.setState(db, tx, .reverted, now: now)
+        }
+    }
+
+    /// Redeem transactions not yet final (to send again, watch, or settle after a restart),
+    /// oldest first.
+    public func openRedeems() throws -> [RedeemTransactionRecord] {
+        try read { db in
+            try Bytes32.fetchAll(
+                db,
+                sql: """
+                    SELECT hash FROM redeem_transactions WHERE state IN ('signed', 'mined')
+                    ORDER BY created_at, rowid
+                    """
+            ).compactMap { try Self.redeemTransaction(db, $0) }
+        }
+    }
+
+    public func redeemTransaction(_ hash: Bytes32) throws -> RedeemTransactionRecord? {
+        try read { db in try Self.redeemTransaction(db, hash) }
+    }
+
+    /// The next nonce recorded for `sender` on `chainID` (nil before its first redeem).
+    public func nextNonce(chainID: UInt64, sender: Address) throws -> UInt64? {
+        try read { db in
+            try Int64.fetchOne(
+                db, sql: "SELECT next FROM nonces WHERE chain_id = ? AND sender = ?",
+                arguments: [Int64(clamping: chainID), sender]
+            ).map { UInt64(clamping: $0) }
+        }
+    }
+
+    // MARK: - Rows
+
+    private static func insertRedeem(_ db: Database, _ redeem: SignedRedeem, now: UInt64) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO redeem_transactions(hash, chain_id, vault, sender, nonce, raw, state,
+                    created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'signed', ?, ?)
+                """,
+            arguments: [
+                redeem.hash, Int64(clamping: redeem.chainID), redeem.vault, redeem.sender,
+                Int64(clamping: redeem.nonce), Data(redeem.raw), now.column, now.column,
+            ])
+        let link = try db.cachedStatement(sql: "INSERT INTO redeem_coins(coin, tx) VALUES (?, ?)")
+        for coin in redeem.coins { try link.execute(arguments: [coin, redeem.hash]) }
+        try db.execute(
+            sql: """
+                INSERT INTO nonces(chain_id, sender, next) VALUES (?, ?, ?)
+                ON CONFLICT (chain_id, sender) DO UPDATE SET next = max(next, excluded.next)
+                """,
+            arguments: [
+                Int64(clamping: redeem.chainID), redeem.sender, Int64(clamping: redeem.nonce + 1),
+            ])
+    }
+
+    private static func setState(
+        _ db: Database, _ tx: Bytes32, _ state: RedeemTransactionState, now: UInt64
+    ) throws {
+        try db.execute(
+            sql: "UPDATE redeem_transactions SET state = ?, updated_at = ? WHERE hash = ?",
+            arguments: [state, now.column, tx])
+    }
+
+    private static func setOutbox(_ db: Database, _ coins: [CoinID], to state: String) throws {
+        let update = try db.cachedStatement(sql: "UPDATE outbox SET state = ? WHERE coin = ?")
+        for coin in coins { try update.execute(arguments: [state, coin]) }
+    }
+
+    static func redeemTransaction(
+        _ db: Database, _ hash: Bytes32
+    ) throws
+        -> RedeemTransactionRecord?
+    {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM redeem_transactions WHERE hash = ?", arguments: [hash])
+        else { return nil }
+        let coins = try Bytes32.fetchAll(
+            db, sql: "SELECT coin FROM redeem_coins WHERE tx = ? ORDER BY rowid", arguments: [hash])
+        let redeem = SignedRedeem(
+            hash: hash,
+            chainID: UInt64(clamping: try row.decode(Int64.self, forColumn: "chain_id")),
+            vault: try row.decode(Address.self, forColumn: "vault"),
+            sender: try row.decode(Address.self, forColumn: "sender"),
+            nonce: UInt64(clamping: try row.decode(Int64.self, forColumn: "nonce")),
+            raw: Array(try row.decode(Data.self, forColumn: "raw")), coins: coins)
+        return RedeemTransactionRecord(
+            redeem: redeem, state: try row.decode(RedeemTransactionState.self, forColumn: "state"),
+            blockNumber: try row.decode(Int64?.self, forColumn: "block_number").map {
+                UInt64(clamping: $0)
+            }, blockHash: try row.decode(Bytes32?.self, forColumn: "block_hash"))
+    }
+}
