@@ -49,7 +49,8 @@ let package = Package(
         .target(
             name: "Bluetooth",
             dependencies: [
-                "BlueZ", "CBlueZ", "Codecs", "DBus", "Link", "NodeKit", "Noise", "PaymentSession", "Posix",
+                "BlueZ", "CBlueZ", "Codecs", "DBus", "Link", "NodeKit", "Noise", "PaymentSession",
+                "Posix",
             ],
             swiftSettings: strict),
         // Settlement on chain, pure: redeem batches (the vault's calldata), batch planning by
@@ -105,7 +106,7 @@ let package = Package(
         .target(
             name: "NodeKit",
             dependencies: [
-                "Tender", "Codecs", "Secp256k1", "WalletStore", "Posix",
+                "Tender", "Codecs", "Secp256k1", "Settlement", "WalletStore", "Posix",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
@@ -200,7 +201,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "NodeKitTests",
-            dependencies: ["NodeKit", "Tender", "Secp256k1", "TenderTestSupport"],
+            dependencies: [
+                "NodeKit", "Tender", "Secp256k1", "Settlement", "WalletStore", "Codecs",
+                "TenderTestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "PaymentCodesTests",

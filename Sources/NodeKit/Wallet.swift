@@ -57,6 +57,11 @@ public struct Wallet: Sendable {
         return payment
     }
 
+    /// Where each coin this wallet holds or held stands.
+    public func coinStates() throws(NodeError) -> [CoinID: CoinState] {
+        try storing { try store.coinStates().mapValues(\.state) }
+    }
+
     public func incomingPayments() throws(NodeError) -> [IncomingPaymentRecord] {
         try storing { try store.incomingPayments() }
     }

@@ -1,0 +1,40 @@
+import Settlement
+import Tender
+
+/// The chain a vault lives on, as the sync engine needs it. The EVM adapter implements it over
+/// JSON-RPC with the node's key (fees, signing, sending); tests may fake it. Every method may
+/// fail with a `NodeError` naming the endpoint and what went wrong.
+public protocol SettlementChain: Sendable {
+    var chainID: UInt64 { get }
+    /// The address that signs and pays for redeem transactions (the node's).
+    var sender: Address { get }
+    /// Transactions of `sender` the chain counts, pending ones included.
+    func pendingNonce() async throws(NodeError) -> UInt64
+    /// A signed `redeem()` call to `vault` with `calldata` at `nonce`: its hash and raw bytes.
+    /// The gas limit and fees are the adapter's (estimated, with a margin).
+    func signRedeem(
+        vault: Address, calldata: [UInt8], nonce: UInt64
+    ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8])
+    /// Sends raw bytes; sending a transaction the chain already has is not an error.
+    func send(raw: [UInt8]) async throws(NodeError)
+    /// The receipt, or nil while the transaction is not in a block.
+    func receipt(of hash: Bytes32) async throws(NodeError) -> ChainReceipt?
+    /// The canonical block's hash at `number` (nil above the head).
+    func blockHash(at number: UInt64) async throws(NodeError) -> Bytes32?
+    func headBlock() async throws(NodeError) -> UInt64
+}
+
+/// A mined transaction's receipt, reduced to what settlement reads.
+public struct ChainReceipt: Sendable, Equatable {
+    public let succeeded: Bool
+    public let blockNumber: UInt64
+    public let blockHash: Bytes32
+    public let logs: [VaultLog]
+
+    public init(succeeded: Bool, blockNumber: UInt64, blockHash: Bytes32, logs: [VaultLog]) {
+        self.succeeded = succeeded
+        self.blockNumber = blockNumber
+        self.blockHash = blockHash
+        self.logs = logs
+    }
+}

@@ -1,0 +1,168 @@
+import Settlement
+import Tender
+import WalletStore
+
+/// Settles the coins a wallet holds to the vault that backs them, on one chain: what earlier
+/// runs left open is sent again and watched first, then the rest goes out in batches. Every
+/// step is a store transaction of its own, each recorded before the chain hears of it, so a
+/// kill at any point leaves a state the next run finishes: a transaction signed but maybe
+/// unsent is sent again byte for byte (its coins cannot join another), one mined is watched to
+/// its confirmations, one reorged out is sent again, one reverted gives its coins back.
+public struct SyncEngine: Sendable {
+    public let wallet: Wallet
+    public let chain: any SettlementChain
+    public let clock: any WallClock
+    /// Blocks on top of a receipt's before its coins are settled.
+    public var confirmations: UInt64
+    public var planner: BatchPlanner
+    /// Coins taken per run (the rest wait for the next).
+    public var maxCoins: Int
+
+    public init(
+        wallet: Wallet, chain: any SettlementChain, clock: any WallClock,
+        confirmations: UInt64 = 2, planner: BatchPlanner = BatchPlanner(), maxCoins: Int = 20_000
+    ) {
+        self.wallet = wallet
+        self.chain = chain
+        self.clock = clock
+        self.confirmations = confirmations
+        self.planner = planner
+        self.maxCoins = maxCoins
+    }
+
+    /// What a pass did, for progress and the summary.
+    public enum Event: Sendable, Equatable {
+        case sent(tx: Bytes32, coins: Int, resent: Bool)
+        case mined(tx: Bytes32, block: UInt64)
+        case reorged(tx: Bytes32)
+        case reverted(tx: Bytes32, coins: Int)
+        case settled(tx: Bytes32, redeemed: Int, conflicted: Int, expired: Int, retry: Int)
+        case doubleSpend(RedeemOutcome.DoubleSpend)
+        case expired(coins: Int)
+    }
+
+    /// One pass: expire, resume what is open, send what is new (only when nothing of this
+    /// chain is still open, so a batch never races its predecessor for a nonce). Returns the
+    /// transactions still open on this chain.
+    public func pass(
+        events: @Sendable (Event) -> Void = { _ in }
+    ) async throws(NodeError) -> Int {
+        let expired = try wallet.expireCoins(now: clock.now())
+        if expired > 0 { events(.expired(coins: expired)) }
+        for record in try mine() { try await watch(record, events: events) }
+        if try mine().isEmpty { try await sendNewBatches(events: events) }
+        return try mine().count
+    }
+
+    /// Passes until nothing of this chain is open, at most `passes` times, `pause` apart.
+    public func run(
+        passes: Int, pause: Duration, events: @Sendable (Event) -> Void = { _ in }
+    ) async throws(NodeError) -> Int {
+        var open = 0
+        for attempt in 0..<max(1, passes) {
+            if attempt > 0 { try? await Task.sleep(for: pause) }
+            open = try await pass(events: events)
+            if open == 0 { break }
+        }
+        return open
+    }
+
+    private func mine() throws(NodeError) -> [RedeemTransactionRecord] {
+        try wallet.openRedeems().filter {
+            $0.redeem.chainID == chain.chainID && $0.redeem.sender == chain.sender
+        }
+    }
+
+    /// Sends a signed transaction again if it is not in a block; moves it along if it is.
+    private func watch(
+        _ record: RedeemTransactionRecord, events: @Sendable (Event) -> Void
+    ) async throws(NodeError) {
+        let now = clock.now()
+        guard let receipt = try await chain.receipt(of: record.hash) else {
+            if record.state == .mined {
+                try wallet.redeemReorged(record.hash, now: now)
+                events(.reorged(tx: record.hash))
+            }
+            try await chain.send(raw: record.raw)
+            events(.sent(tx: record.hash, coins: record.coins.count, resent: true))
+            return
+        }
+        if record.state == .signed || record.blockHash != receipt.blockHash {
+            if record.state == .mined { try wallet.redeemReorged(record.hash, now: now) }
+            try wallet.redeemMined(
+                record.hash, block: receipt.blockNumber, hash: receipt.blockHash, now: now)
+            events(.mined(tx: record.hash, block: receipt.blockNumber))
+        }
+        let head = try await chain.headBlock()
+        guard head >= receipt.blockNumber + confirmations - 1 else { return }
+        // Still the canonical block at that height: else a reorg moved it, watch again.
+        guard try await chain.blockHash(at: receipt.blockNumber) == receipt.blockHash else {
+            try wallet.redeemReorged(record.hash, now: now)
+            events(.reorged(tx: record.hash))
+            return
+        }
+        guard receipt.succeeded else {
+            try wallet.redeemFailed(record.hash, now: now)
+            events(.reverted(tx: record.hash, coins: record.coins.count))
+            return
+        }
+        let outcome: RedeemOutcome
+        do { outcome = try RedeemOutcome(logs: receipt.logs, vault: record.redeem.vault) } catch {
+            throw NodeError(.io("redeem \(record.hash.short): \(error)"))
+        }
+        var settlements: [CoinID: CoinSettlement] = [:]
+        for coin in record.coins {
+            settlements[coin] = Self.settlement(outcome.fates[coin])
+        }
+        try wallet.settleRedeem(record.hash, coins: settlements, now: now)
+        let counts = settlements.values
+        events(
+            .settled(
+                tx: record.hash, redeemed: counts.filter { $0 == .redeemed }.count,
+                conflicted: counts.filter { $0 == .conflicted }.count,
+                expired: counts.filter { $0 == .expired }.count,
+                retry: counts.filter { $0 == .retry }.count))
+        for doubleSpend in outcome.doubleSpends { events(.doubleSpend(doubleSpend)) }
+    }
+
+    /// A coin's final state from the vault's word (Docs/VAULT.md, "Outcomes").
+    static func settlement(_ fate: RedeemOutcome.Fate?) -> CoinSettlement {
+        switch fate {
+        case .redeemed?: return .redeemed
+        case .rejected(_, let reason)?:
+            switch reason {
+            // Only this wallet's key can redeem its coin: "already" means by an earlier batch.
+            case "already-redeemed": return .redeemed
+            case "expired": return .expired
+            case "insufficient-collateral": return .retry
+            default: return .conflicted
+            }
+        case nil: return .retry
+        }
+    }
+
+    private func sendNewBatches(events: @Sendable (Event) -> Void) async throws(NodeError) {
+        let coins = try wallet.redeemableCoins(now: clock.now(), limit: maxCoins)
+            .filter { $0.domain.chainID == chain.chainID }
+        guard !coins.isEmpty else { return }
+        let batches: [PlannedBatch]
+        do { batches = try planner.plan(coins) } catch {
+            throw NodeError(.io("\(error)"))
+        }
+        var nonce = max(
+            try wallet.nextNonce(chainID: chain.chainID, sender: chain.sender) ?? 0,
+            try await chain.pendingNonce())
+        for batch in batches {
+            let signed = try await chain.signRedeem(
+                vault: batch.domain.vault, calldata: batch.batch.calldata, nonce: nonce)
+            let redeem = SignedRedeem(
+                hash: signed.hash, chainID: chain.chainID, vault: batch.domain.vault,
+                sender: chain.sender, nonce: nonce, raw: signed.raw, coins: batch.coins)
+            // Recorded first: from here on a restart sends these very bytes, nothing new.
+            try wallet.recordRedeem(redeem, now: clock.now())
+            try await chain.send(raw: signed.raw)
+            events(.sent(tx: signed.hash, coins: batch.coins.count, resent: false))
+            nonce += 1
+        }
+    }
+}
