@@ -43,7 +43,7 @@ extension JSONValue {
 
     func uint64(_ context: String) throws(EVMError) -> UInt64 {
         let value = try quantity(context)
-        guard value.bitWidth <= 64 || value <= BigUInt(UInt64.max) else {
+        guard value <= BigUInt(UInt64.max) else {
             throw .malformedResponse("\(context): \(excerpt) does not fit 64 bits")
         }
         return UInt64(value)

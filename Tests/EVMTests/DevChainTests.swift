@@ -251,6 +251,22 @@ import Testing
         #expect(try await confirmed(sent.hash).succeeded)
     }
 
+    /// A broadcast that may or may not have left (the node unreachable) keeps its nonce: the
+    /// same transaction is broadcast again, and it is mined.
+    @Test func aTransportFailureKeepsTheNonceForARebroadcast() async throws {
+        let nonces = MemoryNonceStore()
+        let prepared = try await sender(nonces).prepare(to: devAccount, value: 1, gas: 21_000)
+        let nonce = prepared.transaction.nonce
+        try await withRPC("http://127.0.0.1:\(try Shell.freePort())") { down in
+            let cutOff = TransactionSender(
+                key: devKey, chainID: DevChain.chainID, rpc: down, nonces: nonces)
+            await #expect(throws: EVMError.self) { try await cutOff.broadcast(prepared) }
+        }
+        #expect(await nonces.nextNonce(for: devAccount, chainID: DevChain.chainID) == nonce + 1)
+        try await sender(nonces).broadcast(prepared)
+        #expect(try await confirmed(prepared.hash).succeeded)
+    }
+
     @Test func feesProposedFromTheHistoryAreIncludable() async throws {
         let fees = try await rpc.proposeFees()
         let next = try #require(try await rpc.feeHistory(blocks: 1).baseFeePerGas.last)

@@ -93,7 +93,6 @@ import Testing
 
     @Test func anOversizedAnswerIsRefused() async throws {
         let client = EthereumRPC.makeHTTPClient()
-        defer { _ = client }
         var rpc = EthereumRPC(endpoint: "http://127.0.0.1:\(port)/huge", client: client)
         rpc.maximumResponseBytes = 100_000
         await #expect(throws: EVMError.malformedResponse("eth_getCode: more than 100000 bytes")) {
