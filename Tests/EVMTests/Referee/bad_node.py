@@ -52,7 +52,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self):
         request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        status, body = answer(self.path, request)
+        calls = request if isinstance(request, list) else [request]
+        if any(type(call.get("id")) is not int for call in calls):  # ids are sent as integers
+            status, body = 400, b"request id is not an integer"
+        else:
+            status, body = answer(self.path, request)
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
