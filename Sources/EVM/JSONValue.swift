@@ -62,3 +62,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return text.count > 80 ? String(text.prefix(77)) + "..." : text
     }
 }
+
+extension JSONValue: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+}
