@@ -125,7 +125,7 @@ import Testing
             try await sender(nonces, chainID: 1).send(to: devAccount, value: 1, gas: 21_000)
         }
         #expect(try await rpc.transactionCount(of: devAccount, at: .pending) == before)
-        #expect(await nonces.nextNonce(for: devAccount, chainID: 1) == nil)  // no nonce used
+        #expect(try await nonces.nextNonce(for: devAccount, chainID: 1) == nil)  // no nonce used
     }
 
     /// A fee cap below the base fee waits in the pool; the replacement (same nonce, fees
@@ -245,10 +245,24 @@ import Testing
             try await sender.send(to: devAccount, value: 1, gas: 20_000)
         }
         let pending = try await rpc.transactionCount(of: devAccount, at: .pending)
-        #expect(await nonces.nextNonce(for: devAccount, chainID: DevChain.chainID) == pending)
+        #expect(try await nonces.nextNonce(for: devAccount, chainID: DevChain.chainID) == pending)
         let sent = try await sender.send(to: devAccount, value: 1, gas: 21_000)
         #expect(sent.transaction.nonce == pending)
         #expect(try await confirmed(sent.hash).succeeded)
+    }
+
+    /// Sends made at once by one sender take consecutive nonces, and all are mined, even when
+    /// each reads the store before any has recorded its nonce.
+    @Test func concurrentSendsTakeDistinctNonces() async throws {
+        let sender = sender(MemoryNonceStore(readDelay: .milliseconds(100)))
+        async let first = sender.send(to: devAccount, value: 1, gas: 21_000)
+        async let second = sender.send(to: devAccount, value: 2, gas: 21_000)
+        async let third = sender.send(to: devAccount, value: 3, gas: 21_000)
+        let sent = try await [first, second, third]
+        let nonces = Set(sent.map(\.transaction.nonce))
+        #expect(nonces.count == 3)
+        #expect(nonces.max()! - nonces.min()! == 2)
+        for transaction in sent { #expect(try await confirmed(transaction.hash).succeeded) }
     }
 
     /// A broadcast that may or may not have left (the node unreachable) keeps its nonce: the
@@ -262,7 +276,7 @@ import Testing
                 key: devKey, chainID: DevChain.chainID, rpc: down, nonces: nonces)
             await #expect(throws: EVMError.self) { try await cutOff.broadcast(prepared) }
         }
-        #expect(await nonces.nextNonce(for: devAccount, chainID: DevChain.chainID) == nonce + 1)
+        #expect(try await nonces.nextNonce(for: devAccount, chainID: DevChain.chainID) == nonce + 1)
         try await sender(nonces).broadcast(prepared)
         #expect(try await confirmed(prepared.hash).succeeded)
     }

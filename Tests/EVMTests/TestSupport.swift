@@ -45,10 +45,18 @@ enum EVMReferee {
 /// An in-memory `NonceStore`, for tests only (the sync engine keeps nonces in SQLite).
 actor MemoryNonceStore: EVM.NonceStore {
     private var next: [String: UInt64] = [:]
+    /// How long a read takes: a slow store lets concurrent sends read before either records.
+    private let readDelay: Duration
+
+    init(readDelay: Duration = .zero) { self.readDelay = readDelay }
 
     private func key(_ account: Address, _ chainID: UInt64) -> String { "\(chainID)/\(account)" }
 
-    func nextNonce(for account: Address, chainID: UInt64) -> UInt64? { next[key(account, chainID)] }
+    func nextNonce(for account: Address, chainID: UInt64) async throws -> UInt64? {
+        let value = next[key(account, chainID)]
+        if readDelay > .zero { try await Task.sleep(for: readDelay) }
+        return value
+    }
 
     func advance(to value: UInt64, for account: Address, chainID: UInt64) {
         next[key(account, chainID)] = max(next[key(account, chainID)] ?? 0, value)
