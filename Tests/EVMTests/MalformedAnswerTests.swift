@@ -91,6 +91,21 @@ import Testing
         }
     }
 
+    /// A node whose receipt names a block that is not the canonical one at that height (a
+    /// node behind a reorg): reported as a reorg, not as confirmed.
+    @Test func aReceiptOffTheCanonicalChainIsAReorg() async throws {
+        let hash = try Bytes32(hex: "0x" + String(repeating: "11", count: 32))
+        try await withRPC("http://127.0.0.1:\(port)/stale-receipt") { rpc in
+            let outcome = try await rpc.waitForReceipt(hash, timeout: .seconds(1))
+            guard case .reorganized(let receipt) = outcome else {
+                Issue.record("expected a reorg, got \(outcome)")
+                return
+            }
+            #expect(receipt.blockNumber == 5)
+            #expect(receipt.blockHash.bytes == [UInt8](repeating: 0x22, count: 32))
+        }
+    }
+
     @Test func anOversizedAnswerIsRefused() async throws {
         let client = EthereumRPC.makeHTTPClient()
         var rpc = EthereumRPC(endpoint: "http://127.0.0.1:\(port)/huge", client: client)

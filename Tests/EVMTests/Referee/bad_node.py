@@ -39,6 +39,22 @@ def answer(path, request):
             "contractAddress": None, "logs": [],
         }
         return 200, json.dumps(dict(ok, result=receipt)).encode()
+    if path == "/stale-receipt":  # a receipt whose block is not the canonical one at its height
+        method = request["method"]
+        if method == "eth_getTransactionReceipt":
+            receipt = {
+                "transactionHash": request["params"][0], "status": "0x1", "blockNumber": "0x5",
+                "blockHash": "0x" + "22" * 32, "gasUsed": "0x5208", "effectiveGasPrice": "0x1",
+                "contractAddress": None, "logs": [],
+            }
+            return 200, json.dumps(dict(ok, result=receipt)).encode()
+        if method == "eth_getBlockByNumber":
+            block = {
+                "number": "0x5", "hash": "0x" + "33" * 32, "parentHash": "0x" + "44" * 32,
+                "timestamp": "0x1", "gasLimit": "0x1c9c380", "gasUsed": "0x0", "baseFeePerGas": "0x7",
+            }
+            return 200, json.dumps(dict(ok, result=block)).encode()
+        return 200, json.dumps(dict(ok, result="0x9")).encode()
     if path == "/batch-missing":
         return 200, json.dumps([dict(ok, id=request[0]["id"], result="0x1")]).encode()
     if path == "/huge":
