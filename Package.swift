@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/attaswift/BigInt", from: "6.0.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C system libraries (apt packages named as providers; pkg-config finds their flags).
@@ -121,6 +123,15 @@ let package = Package(
             name: "DevTools", dependencies: ["NodeKit", "Tender", "Secp256k1"],
             swiftSettings: strict + [.define("TENDER_CRASH_POINTS", .when(configuration: .debug))]
         ),
+        // The EVM client: RLP, EIP-1559 transactions, JSON-RPC over HTTP, fees, nonces, receipts
+        // and reorgs, the vault's ABI (Docs/EVM.md).
+        .target(
+            name: "EVM",
+            dependencies: [
+                "Codecs", "Secp256k1", "Tender", .product(name: "BigInt", package: "BigInt"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strict),
         // Payments over QR codes: the payment as an animated code, the receipt read by a camera.
         .target(
             name: "QRTransport", dependencies: ["NodeKit", "QR", "Scanning", "Camera"],
@@ -234,6 +245,13 @@ let package = Package(
         .testTarget(
             name: "SystemLibrariesTests",
             dependencies: ["CQREncode", "CZBar", "CDBus", "CBlueZ"], swiftSettings: strict),
+        .testTarget(
+            name: "EVMTests",
+            dependencies: [
+                "EVM", "Codecs", "Secp256k1", "Tender", "TenderTestSupport",
+                .product(name: "BigInt", package: "BigInt"),
+            ],
+            exclude: ["Referee"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

@@ -1,0 +1,159 @@
+import EVM
+import Foundation
+import Testing
+
+/// A dev chain (Rigs/dev-chain) started for a suite on a free port and stopped after it,
+/// with the RPC client the suite's tests share. Apply `.devChain` to a `.serialized` suite:
+/// its tests mine, snapshot and switch automine on one chain.
+struct DevChain: Sendable {
+    static let chainID: UInt64 = 31_999
+    let port: Int
+    let rpc: EthereumRPC
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    @TaskLocal static var current: DevChain?
+
+    static var root: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
+
+    /// The rig's venv python (made once by Rigs/dev-chain/venv.sh).
+    static var python: String {
+        root.appendingPathComponent("Rigs/dev-chain/.venv/bin/python").path
+    }
+
+    /// Compiles a Vyper contract with the rig's compiler: its init code.
+    static func compile(_ source: URL) throws -> [UInt8] {
+        let vyper = root.appendingPathComponent("Rigs/dev-chain/.venv/bin/vyper").path
+        let (status, output) = try Shell.run(vyper, ["-f", "bytecode", source.path])
+        guard status == 0 else {
+            throw Shell.Failure(what: "vyper \(source.lastPathComponent)", output: output)
+        }
+        return bytes(output.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// A controls call (evm_mine, evm_snapshot, …).
+    /// Runs `body` with automine off (transactions wait for `evm_mine`), then turns it back on
+    /// whatever happens (which mines what is left in the pool).
+    func withAutomineOff(_ body: () async throws -> Void) async throws {
+        try await control("evm_setAutomine", [.bool(false)])
+        do { try await body() } catch {
+            _ = try? await control("evm_setAutomine", [.bool(true)])
+            throw error
+        }
+        try await control("evm_setAutomine", [.bool(true)])
+    }
+
+    @discardableResult
+    func control(_ method: String, _ params: [JSONValue] = []) async throws -> JSONValue {
+        try await rpc.request(method, params)
+    }
+}
+
+/// Starts the chain before the suite and stops it after (`Rigs/dev-chain/start.sh`, `stop.sh`).
+struct DevChainScope: SuiteTrait, TestScoping {
+    let isRecursive = false
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let port = try Shell.freePort()
+        let start = DevChain.root.appendingPathComponent("Rigs/dev-chain/start.sh").path
+        let stop = DevChain.root.appendingPathComponent("Rigs/dev-chain/stop.sh").path
+        let (status, output) = try Shell.run(
+            "/bin/bash", [start, "--port", String(port), "--chain-id", String(DevChain.chainID)])
+        guard status == 0 else { throw Shell.Failure(what: "dev chain start", output: output) }
+        let client = EthereumRPC.makeHTTPClient()
+        let chain = DevChain(
+            port: port, rpc: EthereumRPC(endpoint: "http://127.0.0.1:\(port)", client: client))
+        var failure: (any Error)?
+        do { try await DevChain.$current.withValue(chain) { try await function() } } catch {
+            failure = error
+        }
+        try? await client.shutdown()
+        _ = try? Shell.run("/bin/bash", [stop, "--port", String(port)])
+        if let failure { throw failure }
+    }
+}
+
+extension Trait where Self == DevChainScope {
+    static var devChain: DevChainScope { DevChainScope() }
+}
+
+/// Runs a fresh client for one test against `url`, shut down after.
+@discardableResult
+func withRPC<T>(
+    _ url: String, timeout: Duration = .seconds(5), _ body: (EthereumRPC) async throws -> T
+) async throws -> T {
+    let client = EthereumRPC.makeHTTPClient(connectTimeout: .seconds(2))
+    let rpc = EthereumRPC(endpoint: url, client: client, timeout: timeout)
+    do {
+        let result = try await body(rpc)
+        try await client.shutdown()
+        return result
+    } catch {
+        try? await client.shutdown()
+        throw error
+    }
+}
+
+enum Shell {
+    struct Failure: Error, CustomStringConvertible {
+        let what: String
+        let output: String
+        var description: String { "\(what) failed: \(output)" }
+    }
+
+    /// Runs a program to its end: its status and its output and errors together.
+    ///
+    /// posix_spawn, not Foundation's Process: start.sh leaves the server running, and
+    /// Process.waitUntilExit on Linux then waits for it too. The child gets an empty signal
+    /// mask (the test runner's threads block SIGTERM, which stop.sh sends to the server).
+    static func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "evm-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        guard spawned == 0 else {
+            throw Failure(what: executable, output: "posix_spawn: \(spawned)")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        // WIFEXITED / WEXITSTATUS by hand (macros are not imported).
+        return (status & 0x7f == 0 ? (status >> 8) & 0xff : -1, output)
+    }
+
+    /// A TCP port nothing listens on now (bound to 0 by the kernel, then released).
+    static func freePort() throws -> Int {
+        let (status, output) = try run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])",
+            ])
+        guard status == 0, let port = Int(output.trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+            throw Failure(what: "free port", output: output)
+        }
+        return port
+    }
+}

@@ -1,0 +1,55 @@
+"""Independent answers for Tests/EVMTests: eth-account signs EIP-1559 transactions, eth-abi
+encodes arguments, eth-utils computes selectors. Test-only (Docs/ARCHITECTURE.md, "Referees").
+
+    python evm_referee.py sign '<json: [{"key": "0x…", "tx": {…}}, …]>'
+        -> [{"raw": "0x…", "hash": "0x…", "sender": "0x…"}, …]
+    python evm_referee.py abi '<json: [{"types": [...], "values": [...]}, …]>'  -> ["0x…", …]
+    python evm_referee.py selector '<json: ["transfer(address,uint256)", …]>'   -> ["0x…", …]
+"""
+
+import json
+import sys
+
+from eth_abi import encode
+from eth_account import Account
+from eth_utils import function_signature_to_4byte_selector
+
+
+def sign(cases):
+    out = []
+    for case in cases:
+        tx = dict(case["tx"], type=2)
+        for key in ("chainId", "nonce", "maxPriorityFeePerGas", "maxFeePerGas", "gas", "value"):
+            tx[key] = int(tx[key])
+        if tx.get("to") is None:
+            tx.pop("to", None)
+        signed = Account.sign_transaction(tx, case["key"])
+        out.append({
+            "raw": "0x" + signed.raw_transaction.hex(),
+            "hash": "0x" + signed.hash.hex(),
+            "sender": Account.from_key(case["key"]).address,
+        })
+    return out
+
+
+def abi(cases):
+    out = []
+    for case in cases:
+        values = []
+        for kind, value in zip(case["types"], case["values"]):
+            if kind == "uint256":
+                value = int(value)
+            elif kind in ("bytes", "bytes32"):
+                value = bytes.fromhex(value.removeprefix("0x"))
+            values.append(value)
+        out.append("0x" + encode(case["types"], values).hex())
+    return out
+
+
+def selector(signatures):
+    return ["0x" + function_signature_to_4byte_selector(s).hex() for s in signatures]
+
+
+if __name__ == "__main__":
+    command, payload = sys.argv[1], json.loads(sys.argv[2])
+    print(json.dumps({"sign": sign, "abi": abi, "selector": selector}[command](payload)))
