@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/attaswift/BigInt", from: "6.0.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C system libraries (apt packages named as providers; pkg-config finds their flags).
@@ -123,6 +124,12 @@ let package = Package(
             name: "DevTools", dependencies: ["NodeKit", "Tender", "Secp256k1"],
             swiftSettings: strict + [.define("TENDER_CRASH_POINTS", .when(configuration: .debug))]
         ),
+        // The sync engine's chain over the EVM client: redeem transactions signed, sent again,
+        // followed to their receipts.
+        .target(
+            name: "ChainSync",
+            dependencies: ["EVM", "NodeKit", "Secp256k1", "Settlement", "Tender"],
+            swiftSettings: strict),
         // The EVM client: RLP, EIP-1559 transactions, JSON-RPC over HTTP, fees, nonces, receipts
         // and reorgs, the vault's ABI (Docs/EVM.md).
         .target(
@@ -130,6 +137,7 @@ let package = Package(
             dependencies: [
                 "Codecs", "Secp256k1", "Tender", .product(name: "BigInt", package: "BigInt"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict),
         // Payments over QR codes: the payment as an animated code, the receipt read by a camera.
@@ -248,7 +256,8 @@ let package = Package(
         .testTarget(
             name: "EVMTests",
             dependencies: [
-                "EVM", "Codecs", "Secp256k1", "Tender", "TenderTestSupport",
+                "ChainSync", "DevTools", "EVM", "Codecs", "NodeKit", "Secp256k1", "Tender",
+                "TenderTestSupport",
                 .product(name: "BigInt", package: "BigInt"),
             ],
             exclude: ["Referee"], swiftSettings: strict),

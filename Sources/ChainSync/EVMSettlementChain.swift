@@ -1,0 +1,106 @@
+import EVM
+import NodeKit
+import Secp256k1
+import Settlement
+import Tender
+
+/// The vault's chain as the sync engine needs it, over JSON-RPC (the EVM module): redeem
+/// transactions signed with the node's key at the nonce the engine recorded, gas estimated
+/// with a margin, fees from the chain's history. The endpoint's chain id is checked before
+/// anything is signed.
+public struct EVMSettlementChain: SettlementChain {
+    public let chainID: UInt64
+    public let sender: Address
+    let rpc: EthereumRPC
+    let key: PrivateKey
+    let feePolicy: FeePolicy
+
+    public init(
+        rpc: EthereumRPC, chainID: UInt64, key: PrivateKey, feePolicy: FeePolicy = FeePolicy()
+    ) {
+        self.rpc = rpc
+        self.chainID = chainID
+        self.key = key
+        self.sender = Address(publicKey: key.publicKey)
+        self.feePolicy = feePolicy
+    }
+
+    public func pendingNonce() async throws(NodeError) -> UInt64 {
+        try await ask { () throws(EVMError) in
+            try await rpc.transactionCount(of: sender, at: .pending)
+        }
+    }
+
+    public func signRedeem(
+        vault: Address, calldata: [UInt8], nonce: UInt64
+    ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8]) {
+        let served = try await ask { () throws(EVMError) in try await rpc.chainID() }
+        guard served == chainID else {
+            throw NodeError(
+                .rejected(
+                    ProtocolError(
+                        .malformed(
+                            "the endpoint serves chain \(served), not \(chainID): nothing was signed"
+                        ))))
+        }
+        let estimate = try await ask { () throws(EVMError) in
+            try await rpc.estimateGas(CallRequest(from: sender, to: vault, data: calldata))
+        }
+        let fees = try await ask { () throws(EVMError) in try await rpc.proposeFees(feePolicy) }
+        let transaction = Transaction(
+            chainID: chainID, nonce: nonce, fees: fees, gas: estimate + estimate / 5, to: vault,
+            data: calldata)
+        let signed: SignedTransaction
+        do { signed = try transaction.signed(with: key) } catch {
+            throw NodeError(.key("signing the redeem transaction: \(error)"))
+        }
+        return (signed.hash, signed.raw)
+    }
+
+    public func send(raw: [UInt8]) async throws(NodeError) {
+        let transaction: SignedTransaction
+        do { transaction = try SignedTransaction(raw: raw) } catch {
+            throw NodeError(.io("a recorded redeem transaction does not decode: \(error)"))
+        }
+        do { try await rpc.sendRawTransaction(transaction) } catch {
+            // Sent before (this is a resend after a restart or a reorg): not an error.
+            if case .rpc(_, let message, _) = error, Self.alreadySent(message) { return }
+            throw NodeError(.io("\(error)"))
+        }
+    }
+
+    public func receipt(of hash: Bytes32) async throws(NodeError) -> ChainReceipt? {
+        guard
+            let receipt = try await ask({ () throws(EVMError) in
+                try await rpc.transactionReceipt(hash)
+            })
+        else { return nil }
+        return ChainReceipt(
+            succeeded: receipt.succeeded, blockNumber: receipt.blockNumber,
+            blockHash: receipt.blockHash,
+            logs: receipt.logs.map {
+                VaultLog(address: $0.address, topics: $0.topics, data: $0.data)
+            }
+        )
+    }
+
+    public func blockHash(at number: UInt64) async throws(NodeError) -> Bytes32? {
+        try await ask { () throws(EVMError) in try await rpc.block(.number(number))?.hash }
+    }
+
+    public func headBlock() async throws(NodeError) -> UInt64 {
+        try await ask { () throws(EVMError) in try await rpc.blockNumber() }
+    }
+
+    /// What nodes answer a transaction they already have, or have mined (geth's words).
+    static func alreadySent(_ message: String) -> Bool {
+        let lowered = message.lowercased()
+        return ["already known", "known transaction", "nonce too low"].contains {
+            lowered.contains($0)
+        }
+    }
+
+    private func ask<T>(_ body: () async throws(EVMError) -> T) async throws(NodeError) -> T {
+        do { return try await body() } catch { throw NodeError(.io("\(error)")) }
+    }
+}

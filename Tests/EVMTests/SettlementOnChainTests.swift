@@ -1,0 +1,94 @@
+import BigInt
+import ChainSync
+import DevTools
+import EVM
+import Foundation
+import NodeKit
+import Secp256k1
+import Tender
+import TenderTestSupport
+import Testing
+
+/// Settlement end to end on the dev chain: the real vault deployed and funded, notes issued
+/// against it, a wallet holding them, and the sync engine redeeming them through the EVM
+/// client; the chain's own records (balances, collateral, events) confirm it.
+@Suite(.serialized, .devChain) struct SettlementOnChainTests {
+    var rpc: EthereumRPC { DevChain.current!.rpc }
+
+    func confirmed(_ hash: Bytes32) async throws -> TransactionReceipt {
+        let outcome = try await rpc.waitForReceipt(
+            hash, confirmations: 1, timeout: .seconds(10), pollInterval: .milliseconds(50))
+        guard case .confirmed(let receipt, _) = outcome, receipt.succeeded else {
+            throw EVMError.malformedResponse("\(hash) not confirmed: \(outcome)")
+        }
+        return receipt
+    }
+
+    /// A vault deployed by the dev account, which deposits `collateral` wei as an issuer.
+    func fundedVault(collateral: BigUInt) async throws -> (Address, TransactionSender) {
+        let issuer = TransactionSender(
+            key: devKey, chainID: DevChain.chainID, rpc: rpc, nonces: MemoryNonceStore())
+        let initCode = try DevChain.compile(
+            DevChain.root.appendingPathComponent("Contracts/Vault.vy"))
+        let vault = try #require(
+            try await confirmed(try await issuer.send(to: nil, data: initCode).hash)
+                .contractAddress)
+        _ = try await confirmed(
+            try await issuer.send(
+                to: vault, value: collateral,
+                data: VaultCalls.deposit(asset: .zero, amount: collateral)
+            ).hash)
+        return (vault, issuer)
+    }
+
+    @Test func heldCoinsAreRedeemedOnChainAndSettledInTheWallet() async throws {
+        let (vault, issuerSender) = try await fundedVault(collateral: 1_000_000 * .gwei)
+        let domain = Domain(chainID: DevChain.chainID, vault: vault)
+        let bobKey = PrivateKey.generate()
+        let bob = Address(publicKey: bobKey.publicKey)
+        // Bob pays his own gas.
+        _ = try await confirmed(
+            try await issuerSender.send(to: bob, value: 1_000_000_000 * .gwei).hash)
+
+        // Five notes of 3 gwei from the dev account as issuer, taken by Bob's wallet.
+        let clock = SystemClock()
+        var random = SystemRandomNumberGenerator()
+        let issuer = Issuer(key: devKey, domain: domain)
+        let (_, envelope) = try issuer.issue(
+            to: bob, amount: 3_000_000_000, count: 5, asset: .zero, expiry: clock.now() + 86_400,
+            using: &random)
+        let folder = try TemporaryDirectory("tender-settle")
+        let wallet = try Wallet.create(
+            at: folder.file("wallet.sqlite"), address: bob, domain: domain)
+        try wallet.trust(issuer.address, now: clock.now())
+        let coins = try wallet.receive(envelope, key: bobKey, now: clock.now()).credited.map(\.id)
+
+        let collateralBefore = try await collateral(vault)
+        let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: bobKey)
+        let engine = SyncEngine(wallet: wallet, chain: chain, clock: clock, confirmations: 1)
+        let open = try await engine.run(passes: 10, pause: .milliseconds(200))
+        #expect(open == 0)
+        let states = try wallet.coinStates()
+        #expect(coins.map { states[$0] } == Array(repeating: .redeemed, count: 5))
+
+        // The chain's word: one CoinRedeemed per coin from this vault, and the issuer's
+        // collateral down by exactly what was paid.
+        let redeemed = try await rpc.logs(
+            LogFilter(
+                fromBlock: .earliest, toBlock: .latest, addresses: [vault],
+                topics: [[VaultCalls.Event.coinRedeemed]]))
+        #expect(Set(redeemed.map { $0.topics[1] }) == Set(coins))
+        #expect(try await collateral(vault) == collateralBefore - 15 * .gwei)
+
+        // A second run finds nothing to do and signs nothing.
+        let nonce = try await rpc.transactionCount(of: bob, at: .pending)
+        #expect(try await engine.run(passes: 1, pause: .zero) == 0)
+        #expect(try await rpc.transactionCount(of: bob, at: .pending) == nonce)
+    }
+
+    func collateral(_ vault: Address) async throws -> BigUInt {
+        let answer = try await rpc.call(
+            CallRequest(to: vault, data: VaultCalls.collateral(issuer: devAccount, asset: .zero)))
+        return try #require(try ABI.decode([.uint256], from: answer).first?.uint)
+    }
+}
