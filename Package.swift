@@ -148,7 +148,7 @@ let package = Package(
             name: "tender",
             dependencies: [
                 "NodeKit", "NodeHost", "DevTools", "QRTransport", "Bluetooth", "BlueZ", "Noise",
-                "Tender", "Keystore", "QR",
+                "Tender", "Keystore", "QR", "ChainSync", "EVM", "Settlement", "Secp256k1",
                 "Printing", "PaymentCodes", "Scanning", "Camera",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: strict),

@@ -243,3 +243,26 @@ import Testing
                 as! [Any]).count == 1)
     }
 }
+
+/// `tender sync` with a chain it cannot use: nothing is signed, nothing in the wallet moves.
+@Suite struct SyncEndpointTests {
+    @Test func anUnreachableEndpointIsNamedAndChangesNothing() throws {
+        let cli = try CLI()
+        _ = try cli.initWallet("bob")
+        let before = try cli.bytes("bob/wallet.sqlite")
+        let result = try cli.run([
+            "sync", "--once", "--rpc", "http://127.0.0.1:9", "--data-dir", cli.path("bob"),
+        ])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("cannot reach http://127.0.0.1:9"))
+        #expect(result.stderr.contains("--rpc"))
+        #expect(try cli.bytes("bob/wallet.sqlite") == before)
+    }
+
+    @Test func onceAndWatchTogetherAreAUsageError() throws {
+        let cli = try CLI()
+        let result = try cli.run(["sync", "--once", "--watch"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("choose --once or --watch"))
+    }
+}
