@@ -256,7 +256,8 @@ let package = Package(
         .testTarget(
             name: "EVMTests",
             dependencies: [
-                "ChainSync", "DevTools", "EVM", "Codecs", "NodeKit", "Secp256k1", "Tender",
+                "ChainSync", "DevTools", "EVM", "Codecs", "NodeKit", "Secp256k1", "Settlement",
+                "Tender",
                 "TenderTestSupport",
                 .product(name: "BigInt", package: "BigInt"),
             ],

@@ -124,20 +124,20 @@ import Testing
         }
     }
 
+    /// The node answers after 3 s: a success would mean the 300 ms timeout did not fire.
     @Test func aSlowNodeTimesOut() async throws {
-        let started = ContinuousClock.now
         try await withRPC("http://127.0.0.1:\(port)/slow", timeout: .milliseconds(300)) { rpc in
             await #expect(throws: EVMError.timedOut(endpoint: rpc.endpoint, method: "eth_chainId"))
             {
                 try await rpc.chainID()
             }
         }
-        #expect(ContinuousClock.now - started < .seconds(2))
     }
 
     @Test func aClosedPortIsUnreachableAtOnce() async throws {
         let url = "http://127.0.0.1:\(try Shell.freePort())"
-        let started = ContinuousClock.now
+        // Unreachable, not timed out: the refused connection is reported, not retried until
+        // the request's 10 s deadline (tests assert no timings; the kind of error tells).
         try await withRPC(url, timeout: .seconds(10)) { rpc in
             do {
                 _ = try await rpc.chainID()
@@ -148,6 +148,5 @@ import Testing
                 Issue.record("\(error)")
             }
         }
-        #expect(ContinuousClock.now - started < .seconds(2))
     }
 }

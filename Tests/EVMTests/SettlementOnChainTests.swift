@@ -5,6 +5,7 @@ import EVM
 import Foundation
 import NodeKit
 import Secp256k1
+import Settlement
 import Tender
 import TenderTestSupport
 import Testing
@@ -84,6 +85,68 @@ import Testing
         let nonce = try await rpc.transactionCount(of: bob, at: .pending)
         #expect(try await engine.run(passes: 1, pause: .zero) == 0)
         #expect(try await rpc.transactionCount(of: bob, at: .pending) == nonce)
+    }
+
+    /// Alice spends one note twice offline, to Bob and to Carol; each takes his payment (each
+    /// sees only his own). Both sync: exactly one is paid, the other's coin is conflicted and
+    /// the vault records the double spend with Alice as its owner.
+    @Test func aCoinSpentTwiceOfflineIsPaidOnceAndTheOtherHoldsTheEvidence() async throws {
+        let (vault, issuerSender) = try await fundedVault(collateral: 1_000_000 * .gwei)
+        let domain = Domain(chainID: DevChain.chainID, vault: vault)
+        let clock = SystemClock()
+        var random = SystemRandomNumberGenerator()
+        let (aliceKey, bobKey, carolKey) = (
+            PrivateKey.generate(), PrivateKey.generate(), PrivateKey.generate()
+        )
+        let (alice, bob, carol) = (
+            Address(publicKey: aliceKey.publicKey), Address(publicKey: bobKey.publicKey),
+            Address(publicKey: carolKey.publicKey)
+        )
+        for payee in [bob, carol] {
+            _ = try await confirmed(
+                try await issuerSender.send(to: payee, value: 1_000_000_000 * .gwei).hash)
+        }
+        let note = try SignedNote(
+            signing: Note(
+                serial: .random(using: &random), issuer: devAccount, asset: .zero,
+                amount: 7_000_000_000, owner: alice, expiry: clock.now() + 86_400),
+            with: devKey, in: domain)
+        func payment(to payee: Address) throws -> [UInt8] {
+            let spend = try SignedTransfer(
+                signing: Transfer(
+                    inputs: [note.coinID(in: domain)],
+                    outputs: [Output(owner: payee, amount: 7_000_000_000)]),
+                with: aliceKey, in: domain)
+            let coin = spend.outputCoins(digest: spend.transfer.digest(in: domain))[0]
+            let terms = PaymentTerms(
+                requestID: .random(using: &random), payee: payee, amount: 7_000_000_000,
+                asset: .zero, coins: [coin])
+            let signed = try Payment(
+                signing: terms, bundle: ProofBundle(notes: [note], transfers: [spend]),
+                with: aliceKey, in: domain)
+            return Envelope(domain: domain, message: .payment(signed)).encoded()
+        }
+        var outcomes: [CoinState] = []
+        for (key, payee) in [(bobKey, bob), (carolKey, carol)] {
+            let folder = try TemporaryDirectory("tender-double")
+            let wallet = try Wallet.create(
+                at: folder.file("wallet.sqlite"), address: payee, domain: domain)
+            try wallet.trust(devAccount, now: clock.now())
+            let coin = try wallet.receive(try payment(to: payee), key: key, now: clock.now())
+                .credited[0].id
+            let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: key)
+            let engine = SyncEngine(wallet: wallet, chain: chain, clock: clock, confirmations: 1)
+            #expect(try await engine.run(passes: 10, pause: .milliseconds(200)) == 0)
+            outcomes.append(try #require(try wallet.coinStates()[coin]))
+        }
+        #expect(outcomes == [.redeemed, .conflicted])
+        let doubleSpends = try await rpc.logs(
+            LogFilter(
+                fromBlock: .earliest, toBlock: .latest, addresses: [vault],
+                topics: [[VaultEvents.doubleSpend]]))
+        #expect(doubleSpends.count == 1)
+        #expect(doubleSpends.first?.topics[1] == note.coinID(in: domain))
+        #expect(doubleSpends.first.map { Array($0.topics[2].bytes.suffix(20)) } == alice.bytes)
     }
 
     func collateral(_ vault: Address) async throws -> BigUInt {
