@@ -163,13 +163,13 @@ extension Adapter {
             throw BluetoothError(error, doing: "registering the GATT application on \(name)")
         }
         let adapter = self
-        return Registration {
-            Task {
-                _ = try? await adapter.session.bus.call(
-                    BlueZNames.service, adapter.path, BlueZNames.gattManager,
-                    "UnregisterApplication",
-                    [.objectPath(root)], timeout: .seconds(3))
-            }
-        }
+        // Awaitable: an unregistration still in flight when the same root registers again
+        // (bluetoothd restarted) would drop the new registration half way.
+        return Registration(undoing: {
+            _ = try? await adapter.session.bus.call(
+                BlueZNames.service, adapter.path, BlueZNames.gattManager,
+                "UnregisterApplication",
+                [.objectPath(root)], timeout: .seconds(3))
+        })
     }
 }

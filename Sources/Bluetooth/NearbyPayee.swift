@@ -30,6 +30,8 @@ public actor NearbyPayee: PaymentSource {
         case linkEnded(link: UInt32)
         case refusedSession(link: UInt32, reason: String)
         case restarted
+        /// Registering again after bluetoothd restarted failed this time; it is retried.
+        case registerAgainFailed(attempt: Int, reason: String)
     }
 
     private let bluetooth: BluetoothSession
@@ -81,8 +83,25 @@ public actor NearbyPayee: PaymentSource {
         let changes = try await bluetooth.bluetoothdChanges()
         watcher = Task { [weak self] in
             for await change in changes where change == .started {
-                try? await Task.sleep(for: .milliseconds(500))
-                try? await self?.republish()
+                await self?.republishUntilDone()
+            }
+        }
+    }
+
+    /// Registers again after bluetoothd came back, retrying while it is still setting up (its
+    /// adapter may appear, or power on, a moment after its name): a payee that gave up here
+    /// would stay dark until restarted.
+    private func republishUntilDone() async {
+        var delay = Duration.milliseconds(500)
+        for attempt in 1...12 {
+            try? await Task.sleep(for: delay)
+            if finished || Task.isCancelled { return }
+            do {
+                try await republish()
+                return
+            } catch {
+                onEvent(.registerAgainFailed(attempt: attempt, reason: "\(error)"))
+                delay = min(delay * 2, .seconds(5))
             }
         }
     }

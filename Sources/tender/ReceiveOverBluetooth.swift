@@ -85,6 +85,10 @@ struct BluetoothReceiver {
                     say("link \(hex(link)) refused: \(reason)")
                 case .restarted:
                     say("bluetoothd restarted: service and advertisement registered again")
+                case .registerAgainFailed(let attempt, let reason):
+                    say(
+                        "bluetoothd restarted: registering again failed (attempt \(attempt)): \(reason)"
+                    )
                 }
             })
         try await payee.start()
