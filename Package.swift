@@ -128,7 +128,7 @@ let package = Package(
         // followed to their receipts.
         .target(
             name: "ChainSync",
-            dependencies: ["EVM", "NodeKit", "Secp256k1", "Settlement", "Tender"],
+            dependencies: ["Codecs", "EVM", "NodeKit", "Secp256k1", "Settlement", "Tender"],
             swiftSettings: strict),
         // The EVM client: RLP, EIP-1559 transactions, JSON-RPC over HTTP, fees, nonces, receipts
         // and reorgs, the vault's ABI (Docs/EVM.md).

@@ -92,6 +92,20 @@ public struct EVMSettlementChain: SettlementChain {
         try await ask { () throws(EVMError) in try await rpc.blockNumber() }
     }
 
+    public func collateral(
+        vault: Address, now: UInt64
+    ) async throws(NodeError) -> CollateralSnapshot {
+        let read = try await ask { () throws(EVMError) in try await rpc.vaultCollateral(vault) }
+        var collateral: [IssuerAsset: Amount] = [:]
+        for entry in read.entries {
+            collateral[IssuerAsset(issuer: entry.issuer, asset: entry.asset)] =
+                Amount(exactly: entry.amount) ?? .max
+        }
+        return CollateralSnapshot(
+            block: read.block, takenAt: now, collateral: collateral,
+            lockedUntil: read.lockedUntil.mapValues { UInt64(exactly: $0) ?? .max })
+    }
+
     /// What nodes answer a transaction they already have, or have mined (geth's words).
     static func alreadySent(_ message: String) -> Bool {
         let lowered = message.lowercased()

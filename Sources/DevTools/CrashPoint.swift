@@ -14,6 +14,10 @@ public enum CrashPoint: String, Sendable {
     case receiveConnected = "receive.connected"
     /// Over the air: a payment offered, not yet checked.
     case receiveOffered = "receive.offered"
+    /// Sync: a redeem transaction recorded (its coins redeeming), not yet sent.
+    case syncRecorded = "sync.recorded"
+    /// Sync: a redeem transaction sent, its receipt not yet seen.
+    case syncSent = "sync.sent"
 
     public func hit(environment: [String: String] = ProcessInfo.processInfo.environment) {
         #if TENDER_CRASH_POINTS

@@ -78,17 +78,18 @@ extension Wallet {
         let verifier = Verifier(domain: domain, limits: limits)
         let allInputs = payment.bundle.transfers.flatMap(\.transfer.inputs)
         let seen = try storing { try store.seenSpends(of: allInputs) }
-        let trusted = try trustedIssuers()
-        let policy = IssuerPolicy.trusted(trusted)
+        let policy = try acceptancePolicy(now: now)
+        let trusted = issuersOfInterest(policy)
         let request = try ownRequest(payment.requestID)
 
         if let accepted = try storing({ try store.incomingPayment(payment.requestID) }) {
             // A retry: same coins, same receipt; anything else for this request is refused.
             // Judged as of when it was accepted: a payer retrying after the coins expired
-            // must still get its receipt, and nothing changes.
+            // must still get its receipt, and nothing changes. Its issuers passed the policy
+            // then (the coins it credited now count against their caps).
             let checked = try check(now: now, trusted: trusted) { () throws(ProtocolError) in
                 try verifier.check(
-                    payment, payee: address, request: request, policy: policy,
+                    payment, payee: address, request: request, policy: .anyIssuer,
                     now: accepted.receivedAt, seenSpends: seen)
             }
             do throws(ProtocolError) {

@@ -200,6 +200,22 @@ enum Schema {
                     ) STRICT;
                     """)
         }
+        // Open-mode acceptance: the issuers' collateral as last read from the vault.
+        migrator.registerMigration("v6: collateral snapshot") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE collateral (
+                        issuer BLOB NOT NULL,
+                        asset BLOB NOT NULL,
+                        amount BLOB NOT NULL,
+                        PRIMARY KEY (issuer, asset)
+                    ) STRICT, WITHOUT ROWID;
+                    CREATE TABLE collateral_locks (
+                        issuer BLOB PRIMARY KEY NOT NULL,
+                        locked_until INTEGER NOT NULL
+                    ) STRICT, WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -74,15 +74,16 @@ public struct SignedRedeem: Sendable, Equatable {
 }
 
 extension WalletDatabase {
-    /// Coins to redeem, oldest first, with their proofs: received coins this wallet holds
-    /// unspent and unexpired at `now`.
+    /// Coins to redeem, oldest first, with their proofs: every coin this wallet holds unspent
+    /// and unexpired at `now`, received or change (a payment's change is unspent only once the
+    /// payment is handed over, and from then on its transfer may be on chain anyway).
     public func redeemable(now: UInt64, limit: Int) throws -> [(coin: CoinID, proof: ProofBundle)] {
         try read { db in
             let coins = try Bytes32.fetchAll(
                 db,
                 sql: """
-                    SELECT id FROM coins WHERE state = 'unspent' AND source = 'received'
-                        AND expiry > ? ORDER BY rowid LIMIT ?
+                    SELECT id FROM coins WHERE state = 'unspent' AND expiry > ?
+                        ORDER BY rowid LIMIT ?
                     """, arguments: [now.column, limit])
             return try coins.map { ($0, try Self.proof(db, of: $0)) }
         }

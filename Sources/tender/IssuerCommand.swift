@@ -5,11 +5,14 @@ import NodeHost
 import NodeKit
 import Tender
 
-struct IssuerCommand: ParsableCommand {
+struct IssuerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "issuer",
-        abstract: "A local development issuer: create its key and issue notes.",
-        subcommands: [IssuerInitCommand.self, IssuerIssueCommand.self, IssuerAddressCommand.self])
+        abstract: "An issuer: its key, its collateral in the vault, and the notes it signs.",
+        subcommands: [
+            IssuerInitCommand.self, IssuerAddressCommand.self, IssuerDepositCommand.self,
+            IssuerStatusCommand.self, IssuerIssueCommand.self,
+        ])
 }
 
 struct IssuerInitCommand: ParsableCommand {
@@ -56,7 +59,7 @@ struct IssuerAddressCommand: ParsableCommand {
     }
 }
 
-struct IssuerIssueCommand: ParsableCommand {
+struct IssuerIssueCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "issue",
         abstract: "Sign notes to a recipient, written as a payment file it takes with `receive`.")
@@ -77,6 +80,11 @@ struct IssuerIssueCommand: ParsableCommand {
     @Option(help: "Vault address (default: this wallet's, else the embedded default).")
     var vault: String?
     @Option(help: "File to write the notes to.") var out: String
+    @Option(
+        help:
+            "Check the vault on this chain first: it must hold the notes' total for the issuer, locked past their expiry."
+    )
+    var rpc: String?
 
     func validate() throws {
         // A hundred years is far past any collateral; the sum with the clock must not overflow.
@@ -85,8 +93,8 @@ struct IssuerIssueCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try guarded {
+    func run() async throws {
+        try await guarded {
             let recipient = try parseAddress(to, option: "--to")
             let noteAmount = try parseAmount(amount)
             let assetAddress = try parseAddress(asset, option: "--asset")
@@ -100,6 +108,22 @@ struct IssuerIssueCommand: ParsableCommand {
             let issuer = Issuer(key: try global.keys.issuerKey(), domain: domain)
             var generator = SystemRandomNumberGenerator()
             let now = global.clock.now()
+            if let rpc {
+                let (total, overflow) = noteAmount.multipliedReportingOverflow(
+                    by: Amount(clamping: count))
+                guard !overflow else { throw ValidationError("--amount × --count exceeds 2^128") }
+                try await withChain(rpc) { chain, chainID in
+                    guard chainID == domain.chainID else {
+                        throw NodeError(
+                            .usage(
+                                "\(rpc) serves chain \(chainID); these notes are for chain \(domain.chainID)"
+                            ))
+                    }
+                    try await requireCollateral(
+                        issuer: issuer.address, asset: assetAddress, total: total,
+                        expiry: now + expiresIn, vault: domain.vault, chain)
+                }
+            }
             let (payment, envelope) = try issuer.issue(
                 to: recipient, amount: noteAmount, count: count, asset: assetAddress,
                 expiry: now + expiresIn, using: &generator)

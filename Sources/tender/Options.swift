@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlueZ
 import Camera
+import EVM
 import Foundation
 import NodeHost
 import NodeKit
@@ -73,6 +74,7 @@ enum Failure {
         case let error as QRError: (error.description, rejected)
         case let error as PrintingError: (error.description, io)
         case let error as BluetoothError: (error.description, status(of: error))
+        case let error as EVMError: (error.description, status(of: error))
         default: (String(describing: error), io)
         }
     }
@@ -83,6 +85,14 @@ enum Failure {
             unavailable
         case .permissionDenied: permission
         case .notConnected, .timedOut, .missingService, .peerMisbehaved, .bluez: io
+        }
+    }
+
+    static func status(of error: EVMError) -> Int32 {
+        switch error {
+        case .wrongChain: usage
+        case .executionReverted: rejected
+        default: io
         }
     }
 

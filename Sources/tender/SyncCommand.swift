@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChainSync
+import DevTools
 import EVM
 import Foundation
 import NodeKit
@@ -112,7 +113,11 @@ final class SyncLog: Sendable {
     func take(_ event: SyncEngine.Event) {
         let line: String
         switch event {
+        case .recorded(let tx, let coins):
+            CrashPoint.syncRecorded.hit()
+            line = "recorded \(tx.hex) (\(coins) coins)"
         case .sent(let tx, let coins, let resent):
+            CrashPoint.syncSent.hit()
             line = "\(resent ? "sent again" : "sent") \(tx.hex) (\(coins) coins)"
         case .mined(let tx, let block): line = "mined \(tx.hex) in block \(block)"
         case .reorged(let tx): line = "reorg: \(tx.hex) left the chain; it is sent again"
@@ -125,6 +130,8 @@ final class SyncLog: Sendable {
             line =
                 "double spend of coin \(spend.coin.hex) by \(spend.owner): the vault recorded transfer \(spend.recorded.hex), this one presented \(spend.presented.hex)"
         case .expired(let coins): line = "\(coins) coins expired unredeemed"
+        case .collateral(let issuers, let block):
+            line = "collateral of \(issuers) issuer(s) read at block \(block)"
         }
         kept.withLock { $0.append(line) }
         if !quiet { say(line) }

@@ -1,12 +1,17 @@
 import ArgumentParser
+import Foundation
 import NodeKit
 import Tender
+import WalletStore
 
 struct TrustCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trust",
         abstract: "Manage the issuers whose notes this wallet accepts (operator mode).",
-        subcommands: [TrustAddCommand.self, TrustRemoveCommand.self, TrustListCommand.self])
+        subcommands: [
+            TrustAddCommand.self, TrustRemoveCommand.self, TrustListCommand.self,
+            TrustModeCommand.self,
+        ])
 }
 
 struct TrustAddCommand: ParsableCommand {
@@ -74,3 +79,53 @@ struct TrustListCommand: ParsableCommand {
         }
     }
 }
+
+struct TrustModeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mode",
+        abstract: "Show or set whose notes this wallet accepts: trusted issuers, or open.",
+        discussion: """
+            trusted (the default): only issuers added with `tender trust add`. open: those, \
+            and any other issuer with collateral in the vault's snapshot this wallet last \
+            synced (`tender sync`), locked past the coin's expiry, up to that collateral minus \
+            what the wallet already holds of that issuer.
+            """)
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "trusted or open; without it, the current mode is shown.")
+    var mode: AcceptanceMode?
+
+    func run() throws {
+        try guarded {
+            let wallet = try global.openWallet()
+            if let mode { try wallet.setAcceptanceMode(mode) }
+            let current = try wallet.acceptanceMode()
+            let snapshot = try wallet.collateral()
+            if output.json {
+                try printJSON([
+                    "mode": current.rawValue,
+                    "snapshot": snapshot.map {
+                        [
+                            "block": $0.block, "takenAt": $0.takenAt,
+                            "issuers": Set($0.collateral.keys.map(\.issuer)).count,
+                        ] as [String: Any]
+                    } ?? NSNull(),
+                ])
+                return
+            }
+            print(
+                "Accepting: \(current == .open ? "trusted issuers, and others up to their collateral" : "trusted issuers only")"
+            )
+            if current == .open {
+                print(
+                    snapshot.map {
+                        "Collateral snapshot: block \($0.block), read \(UTCTime.format($0.takenAt)), \(Set($0.collateral.keys.map(\.issuer)).count) issuer(s)"
+                    }
+                        ?? "No collateral snapshot yet: `tender sync` reads one (until then, trusted issuers only)"
+                )
+            }
+        }
+    }
+}
+
+extension AcceptanceMode: ExpressibleByArgument {}

@@ -160,6 +160,20 @@ actor ScriptedChain: SettlementChain {
 
     func headBlock() async throws(NodeError) -> UInt64 { head }
 
+    /// What `collateral(vault:now:)` answers; set by a test.
+    private(set) var vaultCollateral: [IssuerAsset: Amount] = [:]
+    private(set) var locks: [Address: UInt64] = [:]
+
+    func deposit(_ amount: Amount, by issuer: Address, asset: Address, lockedUntil: UInt64) {
+        vaultCollateral[IssuerAsset(issuer: issuer, asset: asset)] = amount
+        locks[issuer] = lockedUntil
+    }
+
+    func collateral(vault: Address, now: UInt64) async throws(NodeError) -> CollateralSnapshot {
+        CollateralSnapshot(
+            block: head, takenAt: now, collateral: vaultCollateral, lockedUntil: locks)
+    }
+
     /// Mines `hash` in a new block with these verdicts.
     func mine(_ hash: Bytes32, fates: [(CoinID, Verdict)], succeeded: Bool = true) {
         head += 1

@@ -237,3 +237,41 @@ import Testing
         _ = try world.verifier.verify(merged, now: world.now)
     }
 }
+
+/// The open-mode policy on its own: trusted issuers pass, others need a lock that outlasts
+/// the coin and collateral left for the sum of their coins in one payment.
+@Suite struct TrustedOrCollateralizedPolicyTests {
+    let world = World()
+
+    func coin(_ issuer: Address, _ amount: Amount, expiry: UInt64 = 1_000) -> Coin {
+        Coin(
+            id: try! Bytes32([UInt8](repeating: UInt8(truncatingIfNeeded: amount), count: 32)),
+            owner: world.bob, issuer: issuer, asset: .zero, amount: amount, expiry: expiry,
+            depth: 0, origin: .note(0))
+    }
+
+    @Test func capsSumPerIssuerAndAssetAndNameWhatFailed() throws {
+        let other = world.carol
+        let policy = IssuerPolicy.trustedOrCollateralized(
+            trusted: [world.issuer], remaining: [IssuerAsset(issuer: other, asset: .zero): 100],
+            lockedUntil: [other: 1_000])
+        #expect(
+            rejection { try policy.check([coin(world.issuer, 10_000), coin(other, 100)]) } == nil)
+        #expect(
+            rejection { try policy.check([coin(other, 60), coin(other, 41)]) }
+                == "exposure-exceeded")
+        #expect(
+            rejection { try policy.check([coin(other, 1, expiry: 1_001)]) } == "collateral-unlocked"
+        )
+        #expect(rejection { try policy.check([coin(world.alice, 1)]) } == "untrusted-issuer")
+    }
+
+    @Test func remainingIsCollateralLessHeldNeverBelowZero() {
+        let key = IssuerAsset(issuer: world.issuer, asset: .zero)
+        let other = IssuerAsset(issuer: world.carol, asset: .zero)
+        let snapshot = CollateralSnapshot(
+            block: 1, takenAt: 1, collateral: [key: 100, other: 5], lockedUntil: [:])
+        #expect(snapshot.remaining(after: [key: 30, other: 9]) == [key: 70, other: 0])
+        #expect(snapshot.remaining(after: [:]) == [key: 100, other: 5])
+    }
+}

@@ -22,6 +22,8 @@ public protocol SettlementChain: Sendable {
     /// The canonical block's hash at `number` (nil above the head).
     func blockHash(at number: UInt64) async throws(NodeError) -> Bytes32?
     func headBlock() async throws(NodeError) -> UInt64
+    /// Every issuer's collateral and lock in `vault` at the head, read at `now`.
+    func collateral(vault: Address, now: UInt64) async throws(NodeError) -> CollateralSnapshot
 }
 
 /// A mined transaction's receipt, reduced to what settlement reads.

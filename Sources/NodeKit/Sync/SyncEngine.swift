@@ -32,6 +32,8 @@ public struct SyncEngine: Sendable {
 
     /// What a pass did, for progress and the summary.
     public enum Event: Sendable, Equatable {
+        /// A redeem transaction signed and recorded, its coins redeeming; not yet sent.
+        case recorded(tx: Bytes32, coins: Int)
         case sent(tx: Bytes32, coins: Int, resent: Bool)
         case mined(tx: Bytes32, block: UInt64)
         case reorged(tx: Bytes32)
@@ -39,6 +41,8 @@ public struct SyncEngine: Sendable {
         case settled(tx: Bytes32, redeemed: Int, conflicted: Int, expired: Int, retry: Int)
         case doubleSpend(RedeemOutcome.DoubleSpend)
         case expired(coins: Int)
+        /// The vault's collateral read and saved for open-mode acceptance.
+        case collateral(issuers: Int, block: UInt64)
     }
 
     /// One pass: expire, resume what is open, send what is new (only when nothing of this
@@ -61,10 +65,28 @@ public struct SyncEngine: Sendable {
         var open = 0
         for attempt in 0..<max(1, passes) {
             if attempt > 0 { try? await Task.sleep(for: pause) }
+            if attempt % Self.collateralEvery == 0 {
+                let snapshot = try await refreshCollateral()
+                events(
+                    .collateral(
+                        issuers: Set(snapshot.collateral.keys.map(\.issuer)).count,
+                        block: snapshot.block))
+            }
             open = try await pass(events: events)
             if open == 0 { break }
         }
         return open
+    }
+
+    /// Passes between two readings of the vault's collateral in a long run.
+    static let collateralEvery = 30
+
+    /// Reads the vault's collateral and saves it as the wallet's snapshot.
+    @discardableResult
+    public func refreshCollateral() async throws(NodeError) -> CollateralSnapshot {
+        let snapshot = try await chain.collateral(vault: wallet.domain.vault, now: clock.now())
+        try wallet.saveCollateral(snapshot)
+        return snapshot
     }
 
     private func mine() throws(NodeError) -> [RedeemTransactionRecord] {
@@ -160,6 +182,7 @@ public struct SyncEngine: Sendable {
                 sender: chain.sender, nonce: nonce, raw: signed.raw, coins: batch.coins)
             // Recorded first: from here on a restart sends these very bytes, nothing new.
             try wallet.recordRedeem(redeem, now: clock.now())
+            events(.recorded(tx: signed.hash, coins: batch.coins.count))
             try await chain.send(raw: signed.raw)
             events(.sent(tx: signed.hash, coins: batch.coins.count, resent: false))
             nonce += 1

@@ -32,6 +32,8 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case proofTooLarge(String)
         case untrustedIssuer(Address)
         case exposureExceeded(issuer: Address, asset: Address, requested: Amount, remaining: Amount)
+        /// Open mode: the issuer's collateral may be withdrawn before the coin expires.
+        case collateralUnlocked(issuer: Address, lockedUntil: UInt64, expiry: UInt64)
         /// An input was already consumed by a different transfer of the same owner.
         /// Evidence, and the issuer of the coin spent twice (whose vault it concerns).
         case doubleSpend(DoubleSpendEvidence, issuer: Address)
@@ -78,6 +80,7 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .proofTooLarge: "proof-too-large"
         case .untrustedIssuer: "untrusted-issuer"
         case .exposureExceeded: "exposure-exceeded"
+        case .collateralUnlocked: "collateral-unlocked"
         case .doubleSpend: "double-spend"
         case .alreadyHeld: "already-held"
         case .paymentMismatch: "payment-mismatch"
@@ -130,6 +133,10 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .untrustedIssuer(let issuer): "issuer \(issuer) is not trusted by this node"
         case .exposureExceeded(let issuer, let asset, let requested, let remaining):
             "accepting \(requested) more from issuer \(issuer) (asset \(asset)) exceeds its remaining cap \(remaining)"
+        case .collateralUnlocked(let issuer, let lockedUntil, let expiry):
+            lockedUntil == 0
+                ? "issuer \(issuer)'s collateral is not locked: it could be withdrawn before the coin expires at \(UTCTime.format(expiry))"
+                : "issuer \(issuer)'s collateral is locked only until \(UTCTime.format(lockedUntil)), before the coin expires at \(UTCTime.format(expiry))"
         case .doubleSpend(let evidence, _):
             "double spend: coin \(evidence.coin.short) was already consumed by another transfer of \(evidence.spender)"
         case .alreadyHeld(let coin): "coin \(coin.short) was already received by this wallet"

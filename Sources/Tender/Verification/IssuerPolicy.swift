@@ -5,6 +5,10 @@ public enum IssuerPolicy: Sendable, Hashable {
     /// Open mode: any issuer, up to its collateral in the last synced snapshot minus what this
     /// node has already accepted from it.
     case exposureCap(remaining: [IssuerAsset: Amount])
+    /// Both: coins of `trusted` issuers as in operator mode; any other issuer's coins only
+    /// while its collateral is locked until at least their expiry, and up to `remaining`.
+    case trustedOrCollateralized(
+        trusted: Set<Address>, remaining: [IssuerAsset: Amount], lockedUntil: [Address: UInt64])
     /// Every issuer: the payer's view of its own payment (whom the payee trusts is the
     /// payee's business).
     case anyIssuer
@@ -18,22 +22,41 @@ public enum IssuerPolicy: Sendable, Hashable {
                 throw ProtocolError(.untrustedIssuer(coin.issuer))
             }
         case .exposureCap(let remaining):
-            var requested: [IssuerAsset: Amount] = [:]
-            for coin in credits {
-                let key = IssuerAsset(issuer: coin.issuer, asset: coin.asset)
-                guard let sum = checkedSum([requested[key, default: 0], coin.amount]) else {
-                    throw ProtocolError(.amountOverflow("exposure to issuer \(coin.issuer)"))
-                }
-                requested[key] = sum
-            }
-            for (key, amount) in requested.sorted(by: { $0.key < $1.key }) {
-                let left = remaining[key] ?? 0
-                guard amount <= left else {
+            try Self.cap(credits, by: remaining)
+        case .trustedOrCollateralized(let trusted, let remaining, let lockedUntil):
+            let capped = credits.filter { !trusted.contains($0.issuer) }
+            for coin in capped {
+                guard let until = lockedUntil[coin.issuer],
+                    remaining.keys.contains(where: { $0.issuer == coin.issuer })
+                else { throw ProtocolError(.untrustedIssuer(coin.issuer)) }
+                guard until >= coin.expiry else {
                     throw ProtocolError(
-                        .exposureExceeded(
-                            issuer: key.issuer, asset: key.asset, requested: amount, remaining: left
-                        ))
+                        .collateralUnlocked(
+                            issuer: coin.issuer, lockedUntil: until, expiry: coin.expiry))
                 }
+            }
+            try Self.cap(capped, by: remaining)
+        }
+    }
+
+    private static func cap(
+        _ credits: [Coin], by remaining: [IssuerAsset: Amount]
+    ) throws(ProtocolError) {
+        var requested: [IssuerAsset: Amount] = [:]
+        for coin in credits {
+            let key = IssuerAsset(issuer: coin.issuer, asset: coin.asset)
+            guard let sum = checkedSum([requested[key, default: 0], coin.amount]) else {
+                throw ProtocolError(.amountOverflow("exposure to issuer \(coin.issuer)"))
+            }
+            requested[key] = sum
+        }
+        for (key, amount) in requested.sorted(by: { $0.key < $1.key }) {
+            let left = remaining[key] ?? 0
+            guard amount <= left else {
+                throw ProtocolError(
+                    .exposureExceeded(
+                        issuer: key.issuer, asset: key.asset, requested: amount, remaining: left
+                    ))
             }
         }
     }

@@ -1,0 +1,47 @@
+import Tender
+import WalletStore
+
+extension Wallet {
+    /// Whose coins `receive` accepts now: trusted issuers, and in open mode any issuer with
+    /// collateral in the last snapshot, capped by that collateral minus what this wallet
+    /// already holds of it (Docs/PROTOCOL.md, "Issuer acceptance").
+    public func acceptancePolicy(now: UInt64) throws(NodeError) -> IssuerPolicy {
+        let trusted = try trustedIssuers()
+        guard try acceptanceMode() == .open, let snapshot = try collateral() else {
+            return .trusted(trusted)
+        }
+        let held = try storing { try store.exposure(now: now) }
+        return .trustedOrCollateralized(
+            trusted: trusted, remaining: snapshot.remaining(after: held),
+            lockedUntil: snapshot.lockedUntil)
+    }
+
+    public func acceptanceMode() throws(NodeError) -> AcceptanceMode {
+        try storing { try store.acceptanceMode() }
+    }
+
+    public func setAcceptanceMode(_ mode: AcceptanceMode) throws(NodeError) {
+        try storing { try store.setAcceptanceMode(mode) }
+    }
+
+    /// The vault's collateral as last synced, nil before the first sync.
+    public func collateral() throws(NodeError) -> CollateralSnapshot? {
+        try storing { try store.collateral() }
+    }
+
+    public func saveCollateral(_ snapshot: CollateralSnapshot) throws(NodeError) {
+        try storing { try store.saveCollateral(snapshot) }
+    }
+
+    /// Issuers whose double spends this wallet keeps evidence of: the vault will be asked to
+    /// pay their coins, so the evidence is worth something there.
+    func issuersOfInterest(_ policy: IssuerPolicy) -> Set<Address> {
+        switch policy {
+        case .trusted(let issuers): issuers
+        case .trustedOrCollateralized(let trusted, let remaining, _):
+            trusted.union(remaining.keys.map(\.issuer))
+        case .exposureCap(let remaining): Set(remaining.keys.map(\.issuer))
+        case .anyIssuer: []
+        }
+    }
+}

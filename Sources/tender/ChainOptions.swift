@@ -1,0 +1,34 @@
+import ArgumentParser
+import EVM
+import NodeKit
+
+/// `--rpc` for commands that talk to a chain.
+struct ChainOptions: ParsableArguments {
+    @Option(help: "The chain's JSON-RPC endpoint (default: the local dev chain).")
+    var rpc = "http://127.0.0.1:8545"
+
+    func connect<T>(_ body: (EthereumRPC, UInt64) async throws -> T) async throws -> T {
+        try await withChain(rpc, body)
+    }
+}
+
+/// Runs `body` with a client for `endpoint` and the chain id it serves (asked first: an
+/// endpoint that does not answer is said before anything else happens).
+func withChain<T>(
+    _ endpoint: String, _ body: (EthereumRPC, UInt64) async throws -> T
+) async throws -> T {
+    let client = EthereumRPC.makeHTTPClient()
+    let chain = EthereumRPC(endpoint: endpoint, client: client)
+    do {
+        let served: UInt64
+        do { served = try await chain.chainID() } catch {
+            throw NodeError(.io("\(error)"), note: "is the chain's node running? (--rpc URL)")
+        }
+        let result = try await body(chain, served)
+        try? await client.shutdown()
+        return result
+    } catch {
+        try? await client.shutdown()
+        throw error
+    }
+}

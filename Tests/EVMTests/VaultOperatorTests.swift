@@ -1,0 +1,104 @@
+import BigInt
+import ChainSync
+import Codecs
+import EVM
+import Secp256k1
+import Tender
+import Testing
+
+/// The issuer's side of the vault on the dev chain: the embedded vault deployed as
+/// `tender vault deploy` does, native and token collateral deposited and locked, and the
+/// collateral read back as the snapshot a wallet keeps for open-mode acceptance.
+@Suite(.serialized, .devChain) struct VaultOperatorTests {
+    var rpc: EthereumRPC { DevChain.current!.rpc }
+
+    @Test func theEmbeddedVaultIsWhatVyperCompilesFromTheSource() throws {
+        let compiled = try DevChain.compile(
+            DevChain.root.appendingPathComponent("Contracts/Vault.vy"))
+        #expect(try Hex.decode(VaultInitCode.hex) == compiled, "run Contracts/embed.sh")
+    }
+
+    /// A fresh issuer key with gas from the dev account.
+    func fundedIssuer() async throws -> VaultOperator {
+        let key = PrivateKey.generate()
+        let dev = TransactionSender(
+            key: devKey, chainID: DevChain.chainID, rpc: rpc, nonces: MemoryNonceStore())
+        let funding = try await dev.send(
+            to: Address(publicKey: key.publicKey), value: 100 * 1_000_000_000 * .gwei)
+        _ = try await rpc.waitForReceipt(funding.hash, timeout: .seconds(10))
+        return VaultOperator(key: key, rpc: rpc, chainID: DevChain.chainID)
+    }
+
+    @Test func anIssuerDeploysDepositsLocksAndItsCollateralIsReadBack() async throws {
+        let issuer = try await fundedIssuer()
+        let (vault, deployment) = try await issuer.deploy()
+        let code = try await rpc.code(at: vault)
+        #expect(deployment.succeeded && !code.isEmpty)
+
+        try await issuer.deposit(700, of: .zero, into: vault)
+        try await issuer.deposit(300, of: .zero, into: vault)
+        try await issuer.lock(until: 2_000_000_000, in: vault)
+
+        // A token: minted to the issuer, approved and pulled by the vault in one call.
+        let token = try await deployToken(by: issuer)
+        _ = try await issuer.sender.send(
+            to: token,
+            data: ABI.call("mint(address,uint256)", [.address(issuer.address), .uint(5_000)]))
+        try await issuer.deposit(4_000, of: token, into: vault)
+
+        let read = try await rpc.vaultCollateral(vault)
+        #expect(
+            Set(read.entries)
+                == [
+                    VaultCollateral.Entry(issuer: issuer.address, asset: .zero, amount: 1_000),
+                    VaultCollateral.Entry(issuer: issuer.address, asset: token, amount: 4_000),
+                ])
+        #expect(read.lockedUntil == [issuer.address: 2_000_000_000])
+
+        // The same figures as the wallet's snapshot.
+        let snapshot = try await EVMSettlementChain(
+            rpc: rpc, chainID: DevChain.chainID, key: .generate()
+        ).collateral(vault: vault, now: 42)
+        #expect(
+            snapshot.collateral == [
+                IssuerAsset(issuer: issuer.address, asset: .zero): 1_000,
+                IssuerAsset(issuer: issuer.address, asset: token): 4_000,
+            ])
+        #expect(snapshot.lockedUntil == [issuer.address: 2_000_000_000])
+        #expect(snapshot.takenAt == 42 && snapshot.block == read.block)
+    }
+
+    @Test func whatTheVaultRefusesIsAnErrorNamingTheStep() async throws {
+        let issuer = try await fundedIssuer()
+        let (vault, _) = try await issuer.deploy()
+        try await issuer.deposit(10, of: .zero, into: vault)
+        try await issuer.lock(until: 3_000_000_000, in: vault)
+        // Locked: the vault refuses to pay it back, and the lock cannot be shortened.
+        await #expect(throws: EVMError.self) {
+            try await issuer.withdraw(10, of: .zero, from: vault)
+        }
+        do {
+            try await issuer.lock(until: 2_000_000_000, in: vault)
+            Issue.record("a shorter lock was accepted")
+        } catch {
+            guard case .executionReverted(let reason, _) = error else {
+                Issue.record("expected a revert, got \(error)")
+                return
+            }
+            #expect(reason?.contains("a lock can only be extended") == true)
+        }
+        let left = try await rpc.vaultCollateral(vault).entries.map(\.amount)
+        #expect(left == [10])
+    }
+
+    func deployToken(by issuer: VaultOperator) async throws -> Address {
+        let code = try DevChain.compile(
+            DevChain.root.appendingPathComponent("Contracts/TestToken.vy"))
+        let sent = try await issuer.sender.send(to: nil, data: code)
+        let outcome = try await rpc.waitForReceipt(sent.hash, timeout: .seconds(10))
+        guard case .confirmed(let receipt, _) = outcome, let token = receipt.contractAddress else {
+            throw EVMError.malformedResponse("the token was not deployed: \(outcome)")
+        }
+        return token
+    }
+}
