@@ -175,6 +175,7 @@ let package = Package(
             name: "TenderBenchmarks",
             dependencies: [
                 "Tender", "Secp256k1", "WalletStore", "QR", "Scanning", "Fountain", "CZBar",
+                "ChainSync", "Codecs", "DevTools", "EVM", "NodeKit",
             ],
             path: "Benchmarks/TenderBenchmarks", swiftSettings: strict),
 

@@ -6,8 +6,9 @@ import WalletStore
 /// Payment reserve+commit latency on a wallet holding 100,000 coins (SQLite, WAL,
 /// synchronous=FULL, on the disk the benchmark runs from).
 enum StoreBenchmark {
-    static func run(coins coinCount: Int, payments: Int, durability: WalletDatabase.Durability) throws
-    {
+    static func run(
+        coins coinCount: Int, payments: Int, durability: WalletDatabase.Durability
+    ) throws {
         let domain = Domain(
             chainID: 31337, vault: try Address("0x5FbDB2315678afecb367f032d93F642f64180aa3"))
         let issuerKey = try PrivateKey(bytes: [UInt8](repeating: 0, count: 31) + [1])

@@ -4,6 +4,8 @@ import WalletStore
 // Figures for the numbers Tender claims (Docs/BENCHMARKS.md). Run in release on one core:
 //   swift build -c release --product TenderBenchmarks
 //   taskset -c 0 .build/release/TenderBenchmarks [--quick] [--only=verify|qr|store|storage]
+// Settlement on the dev chain (Rigs/dev-chain; not part of a plain run):
+//   .build/release/TenderBenchmarks --only=settle [--coins=10000]
 let quick = CommandLine.arguments.contains("--quick")
 print("Tender benchmarks (\(quick ? "quick" : "full") run)")
 do {
@@ -11,6 +13,12 @@ do {
     if only == nil || only == "verify" { try VerificationBenchmark.run(scale: quick ? 1 : 5) }
     if only == nil || only == "qr" { try QRBenchmark.run(scale: quick ? 1 : 3) }
     if only == nil || only == "storage" { try StorageBenchmark.run() }
+    if only == "settle" {
+        let coins =
+            CommandLine.arguments.first { $0.hasPrefix("--coins=") }
+            .flatMap { Int($0.dropFirst(8)) } ?? 10_000
+        try await SettlementBenchmark.run(coins: coins)
+    }
     if only == nil || only == "store" {
         for durability in [WalletDatabase.Durability.powerLoss, .processCrash] {
             try StoreBenchmark.run(

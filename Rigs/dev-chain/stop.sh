@@ -19,6 +19,8 @@ for port in "${ports[@]}"; do
     if kill -0 "$pid" 2>/dev/null; then
         kill "$pid"
         for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        # A server started with SIGTERM blocked (some process spawners leave it so) goes now.
+        if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid"; sleep 0.2; fi
         echo "dev-chain: stopped port $port (pid $pid)"
     else
         echo "dev-chain: port $port was not running"

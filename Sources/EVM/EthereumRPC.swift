@@ -14,6 +14,8 @@ public struct EthereumRPC: Sendable {
     public var timeout: Duration
     /// A larger answer is refused (a hostile or broken server cannot exhaust memory).
     public var maximumResponseBytes: Int
+    /// Requests wait their turn here when set (a rate limit per endpoint; a batch is one).
+    public var pacer: RequestPacer?
     private let client: HTTPClient
     private let ids: RequestIDs
 
@@ -75,6 +77,7 @@ public struct EthereumRPC: Sendable {
     }
 
     private func post(_ body: JSONValue, label: String) async throws(EVMError) -> JSONValue {
+        try await pacer?.pace()
         var request = HTTPClientRequest(url: endpoint)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")

@@ -139,7 +139,7 @@ actor ScriptedChain: SettlementChain {
     func pendingNonce() async throws(NodeError) -> UInt64 { 0 }
 
     func signRedeem(
-        vault: Address, calldata: [UInt8], nonce: UInt64
+        vault: Address, calldata: [UInt8], nonce: UInt64, estimatedGas: UInt64
     ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8]) {
         signed += 1
         let raw = [0x02] + withUnsafeBytes(of: nonce.bigEndian, Array.init) + calldata

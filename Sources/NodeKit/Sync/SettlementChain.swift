@@ -11,9 +11,10 @@ public protocol SettlementChain: Sendable {
     /// Transactions of `sender` the chain counts, pending ones included.
     func pendingNonce() async throws(NodeError) -> UInt64
     /// A signed `redeem()` call to `vault` with `calldata` at `nonce`: its hash and raw bytes.
-    /// The gas limit and fees are the adapter's (estimated, with a margin).
+    /// `estimatedGas` is the planner's figure; the gas limit (with a margin) and fees are the
+    /// adapter's.
     func signRedeem(
-        vault: Address, calldata: [UInt8], nonce: UInt64
+        vault: Address, calldata: [UInt8], nonce: UInt64, estimatedGas: UInt64
     ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8])
     /// Sends raw bytes; sending a transaction the chain already has is not an error.
     func send(raw: [UInt8]) async throws(NodeError)

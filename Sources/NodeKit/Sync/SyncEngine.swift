@@ -176,7 +176,8 @@ public struct SyncEngine: Sendable {
             try await chain.pendingNonce())
         for batch in batches {
             let signed = try await chain.signRedeem(
-                vault: batch.domain.vault, calldata: batch.batch.calldata, nonce: nonce)
+                vault: batch.domain.vault, calldata: batch.batch.calldata, nonce: nonce,
+                estimatedGas: batch.estimatedGas)
             let redeem = SignedRedeem(
                 hash: signed.hash, chainID: chain.chainID, vault: batch.domain.vault,
                 sender: chain.sender, nonce: nonce, raw: signed.raw, coins: batch.coins)
