@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/attaswift/BigInt", from: "6.0.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C system libraries (apt packages named as providers; pkg-config finds their flags).
@@ -116,7 +117,10 @@ let package = Package(
         // What a node runs on: data folder, key files, passphrases, clock, files it hands out.
         .target(
             name: "NodeHost",
-            dependencies: ["NodeKit", "Tender", "Secp256k1", "Keystore", "Posix"],
+            dependencies: [
+                "NodeKit", "Tender", "Secp256k1", "Keystore", "Posix",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
             swiftSettings: strict),
         // Development tools: the local issuer, the dev chain's embedded defaults, crash points
         // (compiled into debug builds only, for the crash tests).
@@ -151,6 +155,7 @@ let package = Package(
                 "Tender", "Keystore", "QR", "ChainSync", "EVM", "Settlement", "Secp256k1",
                 "Printing", "PaymentCodes", "Scanning", "Camera",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ], swiftSettings: strict),
         // libFuzzer targets for every decoder of untrusted bytes. A normal build makes a runner
         // that replays inputs (regressions); Scripts/fuzz.sh builds it with -sanitize=fuzzer.
@@ -222,7 +227,7 @@ let package = Package(
         .testTarget(
             name: "NodeKitTests",
             dependencies: [
-                "NodeKit", "Tender", "Secp256k1", "Settlement", "WalletStore", "Codecs",
+                "NodeKit", "NodeHost", "Tender", "Secp256k1", "Settlement", "WalletStore", "Codecs",
                 "TenderTestSupport",
             ],
             swiftSettings: strict),

@@ -115,6 +115,12 @@ public struct EVMSettlementChain: SettlementChain {
         }
     }
 
+    public func consumed(
+        vault: Address, coins: [CoinID]
+    ) async throws(NodeError) -> [CoinID: Bytes32] {
+        try await ask { () throws(EVMError) in try await rpc.vaultConsumed(vault, coins: coins) }
+    }
+
     private func ask<T>(_ body: () async throws(EVMError) -> T) async throws(NodeError) -> T {
         do { return try await body() } catch { throw NodeError(.io("\(error)")) }
     }

@@ -11,4 +11,6 @@ public enum NodeDefaults {
     /// Notes issued by `tender issuer issue` live this long unless told otherwise.
     public static let noteLifetime: UInt64 = 30 * 24 * 3600
     public static let domain = Domain(chainID: chainID, vault: vault)
+    /// The dev chain's endpoint (Rigs/dev-chain), for a home domain not in the chain registry.
+    public static let rpc = "http://127.0.0.1:8545"
 }

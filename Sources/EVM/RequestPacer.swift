@@ -36,6 +36,9 @@ public final class RequestPacer: Sendable {
         bucket = Mutex(TokenBucket(rate: requestsPerSecond, burst: burst))
     }
 
+    /// Waits for this request's turn (`pace`, for tests outside the module).
+    public func paceForTesting() async throws(EVMError) { try await pace() }
+
     /// Waits for this request's turn.
     func pace() async throws(EVMError) {
         let elapsed = ContinuousClock.now - start

@@ -26,6 +26,11 @@ public enum VaultCalls {
         ABI.call("collateral(address,address)", [.address(issuer), .address(asset)])
     }
 
+    /// The view `consumed(coin) -> bytes32`: the transfer that spent the coin on chain.
+    public static func consumed(coin: Bytes32) -> [UInt8] {
+        ABI.call("consumed(bytes32)", [.bytes32(coin)])
+    }
+
     /// The view `lockedUntil(issuer) -> uint256`.
     public static func lockedUntil(issuer: Address) -> [UInt8] {
         ABI.call("lockedUntil(address)", [.address(issuer)])

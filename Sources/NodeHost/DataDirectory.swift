@@ -1,6 +1,7 @@
 import Foundation
 import NodeKit
 import Posix
+import Tender
 
 /// Where a node keeps its files. Resolution: an explicit path, else `$TENDER_HOME`, else
 /// `$XDG_DATA_HOME/tender`, else `~/.local/share/tender`.
@@ -23,7 +24,17 @@ public struct DataDirectory: Sendable {
 
     public var walletKey: String { path + "/wallet-key.json" }
     public var issuerKey: String { path + "/issuer-key.json" }
+    /// The home wallet: the domain `tender init` chose.
     public var database: String { path + "/wallet.sqlite" }
+    /// The chain registry (chains.toml).
+    public var chains: String { path + "/chains.toml" }
+    /// Wallets for the other domains the node holds coins in, one database each.
+    public var domainWallets: String { path + "/wallets" }
+
+    /// The wallet database for coins of `domain` when it is not the home wallet's.
+    public func database(for domain: Domain) -> String {
+        domainWallets + "/\(domain.chainID)-\(domain.vault.checksummed).sqlite"
+    }
 
     /// Creates the folder (and its parents) with mode 0700: keys and payment history live here.
     public func create() throws(NodeError) {

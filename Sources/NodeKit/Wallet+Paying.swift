@@ -37,6 +37,7 @@ extension Wallet {
                 from: candidates, key: key, now: now)
         } catch {
             if case .insufficientFunds(let requested, _, _, _, _) = error.kind {
+                try checkNotHeldByAPaymentInTheMaking(requested, asset: asset, now: now)
                 throw .rejected(try insufficientFunds(requested, asset: asset, now: now))
             }
             throw NodeError(.rejected(error))
@@ -68,6 +69,20 @@ extension Wallet {
                 owner: address, asset: asset, amount: amount, now: now,
                 minimumLifetime: limits.minimumCoinLifetime, limits: limits)
         }.count
+    }
+
+    /// Enough coins, but some reserved by a payment not yet handed over (another command
+    /// making one right now, most likely): busy, not "insufficient funds".
+    private func checkNotHeldByAPaymentInTheMaking(
+        _ requested: Amount, asset: Address, now: UInt64
+    ) throws(NodeError) {
+        let balance = try balances(now: now)[asset] ?? Balance()
+        let (total, overflow) = balance.spendable.addingReportingOverflow(balance.reserved)
+        guard balance.reserved > 0, overflow || total >= requested else { return }
+        throw NodeError(
+            .busy(
+                "\(balance.reserved) of the coins are reserved by a payment not yet handed over (another command making one now, or one left prepared: `tender payments list`); try again"
+            ))
     }
 
     /// "Insufficient funds" with what the wallet holds and why it cannot pay with it.

@@ -14,6 +14,8 @@ public struct Balance: Equatable, Sendable {
     /// Paid out and awaiting the payee's receipt: the amount of each handed-over payment, and
     /// the coins reserved by a payment not yet handed over (its change is not spendable yet).
     public var pending: Amount = 0
+    /// The part of `pending` that is coins reserved by a payment not yet handed over.
+    public var reserved: Amount = 0
     /// Paid out on a link that died after sending: the payee may or may not have it.
     public var inDoubt: Amount = 0
     /// Held and not yet settled on chain (unspent and unexpired, or being redeemed): what
@@ -52,7 +54,9 @@ extension WalletDatabase {
                     balance.expiring = add(balance.expiring, amount)
                 case .unspent: balance.spendable = add(balance.spendable, amount)
                 // A prepared payment's change ("incoming") is part of its reserved coins.
-                case .reserved: balance.pending = add(balance.pending, amount)
+                case .reserved:
+                    balance.pending = add(balance.pending, amount)
+                    balance.reserved = add(balance.reserved, amount)
                 default: break
                 }
                 if (state == .unspent && expiry > now) || state == .redeeming {

@@ -6,48 +6,76 @@ struct BalanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "balance",
         abstract:
-            "Show spendable, expiring, expired, pending, in-doubt and unsettled amounts per asset.")
+            "Show spendable, expiring, expired, pending, in-doubt and unsettled amounts per asset.",
+        discussion: """
+            The home domain's first (`assets` in --json), then each other domain the node \
+            holds coins in (`domains` in --json lists all of them).
+            """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         try guarded {
-            let wallet = try global.openWallet()
-            let balances = try wallet.balances(now: global.clock.now())
-            let assets = balances.keys.sorted()
+            let wallets = try global.host.openWallets()
+            let now = global.clock.now()
+            let balances = try wallets.map { wallet throws(NodeError) in
+                try wallet.balances(now: now)
+            }
             if output.json {
                 try printJSON([
-                    "address": wallet.address.checksummed,
-                    "assets": assets.map { asset -> [String: Any] in
-                        let balance = balances[asset]!
-                        return [
-                            "asset": asset.checksummed, "spendable": String(balance.spendable),
-                            "expiring": String(balance.expiring),
-                            "expired": String(balance.expired),
-                            "pending": String(balance.pending), "inDoubt": String(balance.inDoubt),
-                            "receivedUnsettled": String(balance.receivedUnsettled),
-                        ]
+                    "address": wallets[0].address.checksummed,
+                    "assets": Self.json(balances[0]),
+                    "domains": zip(wallets, balances).map { wallet, balances in
+                        [
+                            "chainId": wallet.domain.chainID,
+                            "vault": wallet.domain.vault.checksummed,
+                            "assets": Self.json(balances),
+                        ] as [String: Any]
                     },
                 ])
                 return
             }
-            print("Wallet \(wallet.address)")
-            if assets.isEmpty { print("No coins yet.") }
-            for asset in assets {
-                let balance = balances[asset]!
-                print(asset == .zero ? "Asset: native coin" : "Asset: \(asset)")
-                print("  spendable           \(balance.spendable)")
-                if balance.expiring > 0 {
+            Swift.print("Wallet \(wallets[0].address)")
+            for (index, (wallet, balances)) in zip(wallets, balances).enumerated() {
+                if wallets.count > 1 {
                     print(
-                        "  expiring            \(balance.expiring)  (too close to expiry to pay with; settle it)"
+                        "\(index == 0 ? "Home: c" : "C")hain \(wallet.domain.chainID), vault \(wallet.domain.vault)"
                     )
                 }
-                if balance.expired > 0 { print("  expired             \(balance.expired)") }
-                print("  pending             \(balance.pending)")
-                print("  in doubt            \(balance.inDoubt)")
-                print("  received, unsettled \(balance.receivedUnsettled)")
+                Self.show(balances)
             }
+        }
+    }
+
+    static func json(_ balances: [Address: Balance]) -> [[String: Any]] {
+        balances.keys.sorted().map { asset in
+            let balance = balances[asset]!
+            return [
+                "asset": asset.checksummed, "spendable": String(balance.spendable),
+                "expiring": String(balance.expiring), "expired": String(balance.expired),
+                "pending": String(balance.pending), "inDoubt": String(balance.inDoubt),
+                "receivedUnsettled": String(balance.receivedUnsettled),
+            ]
+        }
+    }
+
+    static func show(_ balances: [Address: Balance]) {
+        let assets = balances.keys.sorted()
+        if assets.isEmpty { Swift.print("No coins yet.") }
+        for asset in assets {
+            let balance = balances[asset]!
+            Swift.print(asset == .zero ? "Asset: native coin" : "Asset: \(asset)")
+            Swift.print("  spendable           \(balance.spendable)")
+            if balance.expiring > 0 {
+                Swift.print(
+                    "  expiring            \(balance.expiring)  (too close to expiry to pay with; settle it)"
+                )
+            }
+            if balance.expired > 0 { Swift.print("  expired             \(balance.expired)") }
+            Swift.print("  pending             \(balance.pending)")
+            Swift.print("  in doubt            \(balance.inDoubt)")
+            Swift.print("  received, unsettled \(balance.receivedUnsettled)")
         }
     }
 }

@@ -21,7 +21,8 @@ struct ReceiptCommand: ParsableCommand {
     func run() throws {
         try guarded {
             let bytes = try FileIO.read(file, limit: Envelope.maxBytes)
-            let record = try global.openWallet().recordReceipt(bytes, now: global.clock.now())
+            let record = try global.host.openWallet(forPayload: bytes).recordReceipt(
+                bytes, now: global.clock.now())
             if output.json {
                 try printJSON(["requestId": record.requestID.hex, "state": record.state.rawValue])
             } else {

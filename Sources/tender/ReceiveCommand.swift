@@ -71,7 +71,8 @@ struct ReceiveCommand: AsyncParsableCommand {
         }
         try await guarded {
             let bytes = try payment()
-            let wallet = try global.openWallet()
+            // The payment's domain picks the wallet: home, or another listed chain's.
+            let wallet = try global.host.openWallet(forPayload: bytes)
             let key = try global.keys.walletKey()
             // A receipt that could not be written after accepting would look like a failure.
             // A receipt can always be had again (receiving the same payment returns it), so an

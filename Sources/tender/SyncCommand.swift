@@ -1,8 +1,10 @@
 import ArgumentParser
+import AsyncHTTPClient
 import ChainSync
 import DevTools
 import EVM
 import Foundation
+import NodeHost
 import NodeKit
 import Secp256k1
 import Settlement
@@ -12,23 +14,33 @@ import Tender
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Settle the coins this node holds: redeem them on the chain that backs them.",
+        abstract: "Settle the coins this node holds: redeem them on the chains that back them.",
         discussion: """
-            Coins go out in batches (redeem transactions to the vault, signed with this node's \
-            key, which pays the gas), each recorded before it is sent: a sync killed at any \
-            point is finished by the next, which sends the same transaction again rather than \
-            a second one. Each coin ends redeemed, conflicted (the vault saw it spent \
-            elsewhere: a double spend), expired, or queued for the next batch. Without --once \
-            or --watch, sync runs until every batch it sent is settled (or --timeout).
+            Every wallet of the node is settled (the home domain's and each other domain it \
+            was paid in), each on its chain: at the endpoints of the chain registry (`tender \
+            chain`), tried in order, or the local dev chain for a home domain not listed. \
+            Chains are settled side by side. Coins go out in batches (redeem transactions to \
+            the vault, signed with this node's key, which pays the gas), each recorded before \
+            it is sent: a sync killed at any point is finished by the next, which sends the \
+            same transaction again rather than a second one. Each coin ends redeemed, \
+            conflicted (the vault saw it spent elsewhere: a double spend), expired, or queued \
+            for the next batch. A pass that cannot reach the chain is tried again after a \
+            backoff with jitter. Without --once or --watch, sync runs until every batch it \
+            sent is settled (or --timeout).
             """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
-    @Option(help: "The chain's JSON-RPC endpoint (default: the local dev chain).")
-    var rpc = "http://127.0.0.1:8545"
-    @Option(help: "Blocks on top of a redeem's (its own included) before its coins are settled.")
-    var confirmations: UInt64 = 2
+    @Option(help: "Settle on this endpoint's chain only, through it (default: the registry's).")
+    var rpc: String?
+    @Option(name: .customLong("chain-id"), help: "Settle on this chain only.")
+    var chainID: UInt64?
+    @Option(
+        help:
+            "Blocks on top of a redeem's (its own included) before its coins are settled (default: the registry's, else 2)."
+    )
+    var confirmations: UInt64?
     @Flag(help: "One pass: settle what is confirmed, send what is new, and stop.") var once = false
     @Flag(help: "Keep running, a pass every --interval seconds.") var watch = false
     @Option(help: "Seconds between passes.") var interval: Double = 2
@@ -37,7 +49,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !(once && watch) else { throw ValidationError("choose --once or --watch") }
-        guard confirmations >= 1 else {
+        guard (confirmations ?? 1) >= 1 else {
             throw ValidationError("--confirmations must be at least 1")
         }
         guard interval > 0, timeout > 0 else {
@@ -47,57 +59,212 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await guarded {
-            let wallet = try global.openWallet()
+            let wallets = try global.host.openWallets()
             let key = try global.keys.walletKey()
             let client = EthereumRPC.makeHTTPClient()
+            let results: [ChainSettlement.Result]
+            let log = SyncLog(quiet: output.json)
             do {
-                try await sync(wallet, key: key, rpc: EthereumRPC(endpoint: rpc, client: client))
+                let plan = try await plan(wallets, client: client)
+                results = await settle(plan, key: key, client: client, log: log)
             } catch {
                 try? await client.shutdown()
                 throw error
             }
             try? await client.shutdown()
+            try report(results, log: log)
+            if let failure = results.compactMap(\.failure).first { throw failure }
         }
     }
 
-    private func sync(_ wallet: Wallet, key: PrivateKey, rpc: EthereumRPC) async throws {
-        // The endpoint first: unreachable, or serving another chain, is said before anything.
-        let served: UInt64
-        do { served = try await rpc.chainID() } catch {
-            throw NodeError(.io("\(error)"), note: "is the chain's node running? (--rpc URL)")
+    /// Which wallets settle where: with --rpc, the wallets of the chain it serves; else each
+    /// wallet at its registry entry's endpoints (the dev chain for an unlisted home domain).
+    private func plan(
+        _ wallets: [Wallet], client: HTTPClient
+    ) async throws -> [ChainSettlement] {
+        let registry = try global.host.chainRegistry()
+        var chosen = wallets.filter { chainID == nil || $0.domain.chainID == chainID }
+        guard !chosen.isEmpty else {
+            throw NodeError(.usage("this node holds no coins on chain \(chainID ?? 0)"))
         }
-        guard served == wallet.domain.chainID else {
-            throw NodeError(
-                .usage(
-                    "\(rpc.endpoint) serves chain \(served); this wallet's coins are backed on chain \(wallet.domain.chainID)"
-                ))
+        if let rpc {
+            // The endpoint first: unreachable, or serving another chain, is said before anything.
+            let served: UInt64
+            do { served = try await EthereumRPC(endpoint: rpc, client: client).chainID() } catch {
+                throw NodeError(.io("\(error)"), note: "is the chain's node running? (--rpc URL)")
+            }
+            chosen = chosen.filter { $0.domain.chainID == served }
+            guard !chosen.isEmpty else {
+                let held = Set(wallets.map(\.domain.chainID)).sorted().map(String.init)
+                throw NodeError(
+                    .usage(
+                        "\(rpc) serves chain \(served); this node's coins are backed on chain \(held.joined(separator: ", "))"
+                    ))
+            }
         }
-        let chain = EVMSettlementChain(rpc: rpc, chainID: wallet.domain.chainID, key: key)
-        let engine = SyncEngine(
-            wallet: wallet, chain: chain, clock: global.clock, confirmations: confirmations)
-        let log = SyncLog(quiet: output.json)
+        var byChain: [UInt64: ChainSettlement] = [:]
+        for wallet in chosen {
+            let listed = registry.entry(for: wallet.domain)
+            let home = wallet.domain == wallets[0].domain
+            guard listed != nil || home || rpc != nil else {
+                say(
+                    "chain \(wallet.domain.chainID), vault \(wallet.domain.vault) is not in the chain registry: its coins wait (tender chain add)"
+                )
+                continue
+            }
+            let endpoints = rpc.map { [$0] } ?? listed?.endpoints ?? [NodeDefaults.rpc]
+            let depth = confirmations ?? listed?.confirmations ?? ChainEntry.defaultConfirmations
+            byChain[
+                wallet.domain.chainID,
+                default: ChainSettlement(
+                    chainID: wallet.domain.chainID, endpoints: endpoints,
+                    rateLimit: rpc == nil ? listed?.rateLimit : nil)
+            ].wallets.append((wallet, depth))
+        }
+        return byChain.keys.sorted().map { byChain[$0]! }
+    }
+
+    /// Every chain side by side; each chain's wallets one after the other (one key, one
+    /// nonce sequence per chain).
+    private func settle(
+        _ plan: [ChainSettlement], key: PrivateKey, client: HTTPClient, log: SyncLog
+    ) async -> [ChainSettlement.Result] {
         let passes =
             once ? 1 : watch ? Int.max : max(1, Int((timeout / interval).rounded(.up)) + 1)
-        let open = try await engine.run(
-            passes: passes, pause: .milliseconds(Int64(interval * 1000))
-        ) { log.take($0) }
-        let states = try wallet.coinStates().values
-        let count = { (state: CoinState) in states.filter { $0 == state }.count }
+        let (clock, pause) = (global.clock, Duration.milliseconds(Int64(interval * 1000)))
+        let labelled = plan.count > 1 || plan.contains { $0.wallets.count > 1 }
+        return await withTaskGroup(of: [ChainSettlement.Result].self) { group in
+            for chain in plan {
+                group.addTask {
+                    await chain.run(
+                        key: key, client: client, clock: clock, passes: passes, pause: pause,
+                        log: log, labelled: labelled)
+                }
+            }
+            var results: [ChainSettlement.Result] = []
+            for await some in group { results += some }
+            return results.sorted { ($0.domain.chainID, $0.order) < ($1.domain.chainID, $1.order) }
+        }
+    }
+
+    private func report(_ results: [ChainSettlement.Result], log: SyncLog) throws {
+        let total = { (state: CoinState) in results.reduce(0) { $0 + $1.count(state) } }
         if output.json {
             try printJSON([
-                "chainId": wallet.domain.chainID, "vault": wallet.domain.vault.checksummed,
-                "rpc": rpc.endpoint, "openTransactions": open, "events": log.lines,
-                "coins": [
-                    "redeemed": count(.redeemed), "redeeming": count(.redeeming),
-                    "conflicted": count(.conflicted), "expired": count(.expired),
-                    "unspent": count(.unspent),
-                ],
+                "chains": results.map { result -> [String: Any] in
+                    var item: [String: Any] = [
+                        "chainId": result.domain.chainID, "vault": result.domain.vault.checksummed,
+                        "openTransactions": result.open, "coins": result.counts,
+                    ]
+                    item["rpc"] = result.endpoint
+                    item["error"] = result.failure.map { Failure.describe($0).0 }
+                    return item
+                },
+                "openTransactions": results.reduce(0) { $0 + $1.open }, "events": log.lines,
+                "coins": Dictionary(
+                    uniqueKeysWithValues: ChainSettlement.Result.reported.map {
+                        ($0.rawValue, total($0))
+                    }),
             ])
-        } else {
+            return
+        }
+        for result in results {
+            let chain = "Chain \(result.domain.chainID), vault \(result.domain.vault)"
+            if let failure = result.failure {
+                print("\(chain): not settled: \(Failure.describe(failure).0)")
+                continue
+            }
             print(
-                "Chain \(wallet.domain.chainID), vault \(wallet.domain.vault): \(count(.redeemed)) coins redeemed, \(count(.redeeming)) in redeem transactions, \(count(.conflicted)) conflicted, \(count(.expired)) expired, \(count(.unspent)) unspent; \(open) transaction(s) still open."
+                "\(chain): \(result.count(.redeemed)) coins redeemed, \(result.count(.redeeming)) in redeem transactions, \(result.count(.conflicted)) conflicted, \(result.count(.expired)) expired, \(result.count(.unspent)) unspent; \(result.open) transaction(s) still open."
             )
         }
+    }
+}
+
+/// The wallets of one chain and where to reach it.
+struct ChainSettlement: Sendable {
+    let chainID: UInt64
+    let endpoints: [String]
+    let rateLimit: Double?
+    var wallets: [(wallet: Wallet, confirmations: UInt64)] = []
+
+    struct Result: Sendable {
+        static let reported: [CoinState] = [.redeemed, .redeeming, .conflicted, .expired, .unspent]
+        let domain: Domain
+        let order: Int
+        let endpoint: String?
+        let open: Int
+        let states: [CoinState]
+        let failure: (any Error)?
+
+        func count(_ state: CoinState) -> Int { states.filter { $0 == state }.count }
+        var counts: [String: Int] {
+            Dictionary(uniqueKeysWithValues: Self.reported.map { ($0.rawValue, count($0)) })
+        }
+    }
+
+    /// Connects (the first endpoint that answers with this chain's id), then settles each
+    /// wallet; a failure is this chain's result, not the other chains'.
+    func run(
+        key: PrivateKey, client: HTTPClient, clock: any WallClock, passes: Int, pause: Duration,
+        log: SyncLog, labelled: Bool
+    ) async -> [Result] {
+        let connected: EthereumRPC
+        do { connected = try await connect(client: client) } catch {
+            return wallets.enumerated().map { index, entry in
+                Result(
+                    domain: entry.wallet.domain, order: index, endpoint: nil, open: 0,
+                    states: Self.states(of: entry.wallet), failure: error)
+            }
+        }
+        var results: [Result] = []
+        for (index, entry) in wallets.enumerated() {
+            var open = 0
+            var failure: (any Error)?
+            do {
+                var engine = SyncEngine(
+                    wallet: entry.wallet,
+                    chain: EVMSettlementChain(rpc: connected, chainID: chainID, key: key),
+                    clock: clock, confirmations: entry.confirmations)
+                let sender = Address(publicKey: key.publicKey)
+                engine.nonceFloor =
+                    try wallets.map { sibling throws(NodeError) in
+                        try sibling.wallet.nextNonce(chainID: chainID, sender: sender) ?? 0
+                    }.max() ?? 0
+                let prefix = labelled ? "chain \(chainID): " : ""
+                open = try await engine.run(passes: passes, pause: pause) {
+                    log.take($0, prefix: prefix)
+                }
+            } catch { failure = error }
+            results.append(
+                Result(
+                    domain: entry.wallet.domain, order: index, endpoint: connected.endpoint,
+                    open: open, states: Self.states(of: entry.wallet), failure: failure))
+        }
+        return results
+    }
+
+    static func states(of wallet: Wallet) -> [CoinState] {
+        Array(((try? wallet.coinStates()) ?? [:]).values)
+    }
+
+    private func connect(client: HTTPClient) async throws -> EthereumRPC {
+        var reasons: [String] = []
+        for endpoint in endpoints {
+            var rpc = EthereumRPC(endpoint: endpoint, client: client)
+            if let rateLimit { rpc.pacer = RequestPacer(requestsPerSecond: rateLimit) }
+            do {
+                let served = try await rpc.chainID()
+                guard served == chainID else {
+                    reasons.append("\(endpoint) serves chain \(served)")
+                    continue
+                }
+                return rpc
+            } catch { reasons.append("\(error)") }
+        }
+        throw NodeError(
+            .io("no endpoint of chain \(chainID) answers: \(reasons.joined(separator: "; "))"),
+            note: "is the chain's node running? (tender chain list)")
     }
 }
 
@@ -110,7 +277,7 @@ final class SyncLog: Sendable {
 
     var lines: [String] { kept.withLock { $0 } }
 
-    func take(_ event: SyncEngine.Event) {
+    func take(_ event: SyncEngine.Event, prefix: String = "") {
         let line: String
         switch event {
         case .recorded(let tx, let coins):
@@ -132,8 +299,22 @@ final class SyncLog: Sendable {
         case .expired(let coins): line = "\(coins) coins expired unredeemed"
         case .collateral(let issuers, let block):
             line = "collateral of \(issuers) issuer(s) read at block \(block)"
+        case .paymentOnChain(let id):
+            line = "payment \(id.hex): its transfer is on chain; spent (no receipt needed)"
+        case .paymentLapsed(let id, let inputs):
+            line =
+                "payment \(id.hex) lapsed: its coins expired unredeemed; its \(inputs) input coin(s) are this wallet's again"
+        case .retrying(let reason, let wait):
+            line = "could not reach the chain (\(reason)); trying again in \(wait.roundedSeconds) s"
         }
-        kept.withLock { $0.append(line) }
-        if !quiet { say(line) }
+        kept.withLock { $0.append(prefix + line) }
+        if !quiet { say(prefix + line) }
+    }
+}
+
+extension Duration {
+    var roundedSeconds: String {
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        return String(format: "%.1f", seconds)
     }
 }

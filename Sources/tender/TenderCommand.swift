@@ -19,6 +19,6 @@ struct TenderCommand: AsyncParsableCommand {
             TrustCommand.self, PayCommand.self, ReceiveCommand.self, ReceiptCommand.self,
             PaymentsCommand.self, HistoryCommand.self, EvidenceCommand.self, InspectCommand.self,
             RequestCommand.self, PrintCommand.self, ScanCommand.self, ShowCommand.self,
-            PeersCommand.self, SyncCommand.self, VaultCommand.self,
+            PeersCommand.self, SyncCommand.self, ChainCommand.self, VaultCommand.self,
         ])
 }

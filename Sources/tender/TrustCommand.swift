@@ -24,7 +24,10 @@ struct TrustAddCommand: ParsableCommand {
     func run() throws {
         try guarded {
             let address = try parseAddress(issuer, option: "issuer")
-            try global.openWallet().trust(address, now: global.clock.now())
+            // The node's trust, so every wallet of it (one per domain) takes the same issuers.
+            for wallet in try global.host.openWallets() {
+                try wallet.trust(address, now: global.clock.now())
+            }
             if output.json {
                 try printJSON(["trusted": address.checksummed])
             } else {
@@ -44,7 +47,10 @@ struct TrustRemoveCommand: ParsableCommand {
     func run() throws {
         try guarded {
             let address = try parseAddress(issuer, option: "issuer")
-            let wasTrusted = try global.openWallet().distrust(address)
+            var wasTrusted = false
+            for wallet in try global.host.openWallets() where try wallet.distrust(address) {
+                wasTrusted = true
+            }
             if output.json {
                 try printJSON(["removed": address.checksummed, "wasTrusted": wasTrusted])
             } else {
@@ -98,7 +104,9 @@ struct TrustModeCommand: ParsableCommand {
     func run() throws {
         try guarded {
             let wallet = try global.openWallet()
-            if let mode { try wallet.setAcceptanceMode(mode) }
+            if let mode {
+                for wallet in try global.host.openWallets() { try wallet.setAcceptanceMode(mode) }
+            }
             let current = try wallet.acceptanceMode()
             let snapshot = try wallet.collateral()
             if output.json {

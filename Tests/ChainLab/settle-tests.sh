@@ -9,7 +9,10 @@
 #     vault records the double spend naming Alice; a kill -9 right after a redeem is recorded
 #     and again right after it is sent, then a plain sync: nothing redeemed twice;
 #  5. faults: the chain unreachable (exit 74), a chain of another id (exit 64), nothing changed;
-#  6. web3.py reads the vault's events and collateral and agrees with every figure.
+#  6. web3.py reads the vault's events and collateral and agrees with every figure;
+#  7. two chains in one sync: Carol is paid on a second chain (another vault, chain id 31338),
+#     refused until she lists it (`tender chain add`, a dead endpoint first), then one
+#     `tender sync` settles both chains side by side; web3.py checks the second vault.
 #   TENDER=.build/debug/tender bash Tests/ChainLab/settle-tests.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -120,6 +123,39 @@ step "the chain's word (web3.py)"
 # 1300 change. Three coins.
 "$python" Tests/ChainLab/check.py --url "$rpc" --vault "$vault" --issuer "$issuer" \
     --deposit "$deposit" --paid "$carol=2600" --paid "$bob=1300" --coins 3 \
+    --double-spender "$alice"
+
+step "two chains in one sync: chain 31338 listed in Carol's registry"
+other_rpc="http://127.0.0.1:$other"
+"$python" Rigs/dev-chain/fund.py --url "$other_rpc" "$issuer" "$carol" >/dev/null
+vault2=$(t vault deploy --data-dir "$work/issuer" --rpc "$other_rpc" --json | json '["vault"]')
+t issuer deposit --data-dir "$work/issuer" --rpc "$other_rpc" --vault "$vault2" \
+    --amount 50000 --lock-for $((40 * 86400)) >/dev/null
+t issuer issue --data-dir "$work/issuer" --rpc "$other_rpc" --vault "$vault2" --chain-id 31338 \
+    --to "$carol" --amount 700 --count 3 --out "$work/carol-31338.tender"
+t issuer issue --data-dir "$work/issuer" --rpc "$rpc" --vault "$vault" --chain-id 31337 \
+    --to "$carol" --amount 500 --count 1 --out "$work/carol-31337.tender"
+t trust add "$issuer" --data-dir "$work/carol" >/dev/null
+status=0; t receive "$work/carol-31338.tender" --data-dir "$work/carol" || status=$?
+[ "$status" = 65 ] || fail "a payment on an unlisted chain: exit $status, expected 65"
+[ ! -e "$work/carol/wallets" ] || fail "an unlisted chain's payment made a wallet"
+t chain add --data-dir "$work/carol" --id 31338 --vault "$vault2" --rpc http://127.0.0.1:9 \
+    --rpc "$other_rpc" --confirmations 1 --rate-limit 50
+t chain add --data-dir "$work/carol" --id 31337 --vault "$vault" --rpc "$rpc" --confirmations 1
+t chain list --data-dir "$work/carol"
+t receive "$work/carol-31338.tender" --data-dir "$work/carol" >/dev/null
+t receive "$work/carol-31337.tender" --data-dir "$work/carol" >/dev/null
+t balance --data-dir "$work/carol"
+both=$(t sync --data-dir "$work/carol" --json)
+echo "$both" | json '["events"]'
+[ "$(echo "$both" | json '["chains"].__len__()')" = 2 ] || fail "one sync, two chains: $both"
+[ "$(echo "$both" | json '["chains"][1]["coins"]["redeemed"]')" = 3 ] || fail "chain 31338: $both"
+[ "$(echo "$both" | json '["coins"]["redeemed"]')" = 6 ] || fail "both chains: $both"
+[ "$(echo "$both" | json '["openTransactions"]')" = 0 ] || fail "both chains: $both"
+"$python" Tests/ChainLab/check.py --url "$other_rpc" --vault "$vault2" --issuer "$issuer" \
+    --deposit 50000 --paid "$carol=2100" --coins 3
+"$python" Tests/ChainLab/check.py --url "$rpc" --vault "$vault" --issuer "$issuer" \
+    --deposit "$deposit" --paid "$carol=3100" --paid "$bob=1300" --coins 4 \
     --double-spender "$alice"
 echo
 echo "chain lab: passed in $(($(date +%s) - started)) s"

@@ -147,6 +147,15 @@ import Testing
         #expect(doubleSpends.count == 1)
         #expect(doubleSpends.first?.topics[1] == note.coinID(in: domain))
         #expect(doubleSpends.first.map { Array($0.topics[2].bytes.suffix(20)) } == alice.bytes)
+        // `consumed(coin)` names the transfer that won (Bob's, the first to sync): what a
+        // payer without a receipt settles its payment by. A coin never spent reads zero.
+        let bobsTransfer = Transfer(
+            inputs: [note.coinID(in: domain)], outputs: [Output(owner: bob, amount: 7_000_000_000)]
+        ).digest(in: domain)
+        let unknown = Bytes32.random(using: &random)
+        let consumed = try await rpc.vaultConsumed(
+            vault, coins: [note.coinID(in: domain), unknown])
+        #expect(consumed == [note.coinID(in: domain): bobsTransfer, unknown: .zero])
     }
 
     func collateral(_ vault: Address) async throws -> BigUInt {

@@ -189,3 +189,38 @@ final class Deliveries: Sendable {
     func append(_ item: PaymentExchange.Delivery) { list.withLock { $0.append(item) } }
     var items: [PaymentExchange.Delivery] { list.withLock { $0 } }
 }
+
+/// Coins reserved by a payment in the making are not "insufficient funds": the wallet says
+/// it is busy, and the payment goes once the other is handed over or cancelled.
+@Suite struct PaymentInTheMakingTests {
+    let node = Node()
+
+    @Test func enoughCoinsButReservedIsBusyNotInsufficient() throws {
+        let alice = try node.fundedAlice([10, 20])
+        let world = node.world
+        let ids = try (1...3).map { try Bytes32([UInt8](repeating: $0, count: 32)) }
+        let first = try alice.preparePayment(
+            to: world.bob, amount: 25, asset: .zero, requestID: ids[0],
+            key: world.aliceKey, now: node.clock.now())
+        do {
+            _ = try alice.preparePayment(
+                to: world.bob, amount: 5, asset: .zero, requestID: ids[1],
+                key: world.aliceKey, now: node.clock.now())
+            Issue.record("paid with coins another payment holds")
+        } catch {
+            #expect(error.code == "busy" && error.description.contains("not yet handed over"))
+        }
+        // More than the wallet holds at all stays "insufficient funds".
+        do {
+            _ = try alice.preparePayment(
+                to: world.bob, amount: 31, asset: .zero, requestID: ids[2],
+                key: world.aliceKey, now: node.clock.now())
+            Issue.record("paid more than held")
+        } catch { #expect(error.code == "insufficient-funds") }
+        // Handed over, its change (5) is spendable: the second payment goes.
+        try alice.handedOver(first.requestID, now: node.clock.now())
+        _ = try alice.preparePayment(
+            to: world.bob, amount: 5, asset: .zero, requestID: ids[1],
+            key: world.aliceKey, now: node.clock.now())
+    }
+}

@@ -1,6 +1,7 @@
 import Codecs
 import NodeKit
 import Settlement
+import Synchronization
 import Tender
 import TenderTestSupport
 import Testing
@@ -169,6 +170,15 @@ actor ScriptedChain: SettlementChain {
         locks[issuer] = lockedUntil
     }
 
+    /// What `consumed(vault:coins:)` answers; set by a test.
+    private(set) var consumedCoins: [CoinID: Bytes32] = [:]
+
+    func consume(_ coin: CoinID, by transfer: Bytes32) { consumedCoins[coin] = transfer }
+
+    func consumed(vault: Address, coins: [CoinID]) async throws(NodeError) -> [CoinID: Bytes32] {
+        Dictionary(uniqueKeysWithValues: coins.map { ($0, consumedCoins[$0] ?? .zero) })
+    }
+
     func collateral(vault: Address, now: UInt64) async throws(NodeError) -> CollateralSnapshot {
         CollateralSnapshot(
             block: head, takenAt: now, collateral: vaultCollateral, lockedUntil: locks)
@@ -209,5 +219,141 @@ actor ScriptedChain: SettlementChain {
 
     private func word(_ value: UInt64) -> [UInt8] {
         [UInt8](repeating: 0, count: 24) + withUnsafeBytes(of: value.bigEndian, Array.init)
+    }
+}
+
+/// Passes that cannot reach the chain are tried again after a growing, jittered wait.
+@Suite struct SyncRetryTests {
+    let node = Node()
+
+    @Test func aPassThatCannotReachTheChainIsTriedAgainAndTheRunGoesOn() async throws {
+        let alice = try node.fundedAlice([10, 20])
+        let chain = ScriptedChain(vault: node.world.domain.vault)
+        await chain.failSends(2)
+        var engine = SyncEngine(
+            wallet: alice, chain: chain, clock: node.clock, confirmations: 1)
+        engine.backoff = Backoff(cap: .milliseconds(4))
+        let events = EventLog()
+        let open = try await engine.run(passes: 3, pause: .milliseconds(1)) { events.add($0) }
+        #expect(open == 1)
+        let retries = events.all.compactMap { event -> String? in
+            if case .retrying(let reason, _) = event { return reason }
+            return nil
+        }
+        #expect(retries.count == 2 && retries.allSatisfy { $0.contains("connection refused") })
+        let recorded = try #require(try alice.openRedeems().first)
+        let (sent, signed) = (await chain.sent, await chain.signed)
+        #expect(sent == [recorded.raw] && signed == 1)  // sent again, never signed anew
+    }
+
+    @Test func theLastFailureIsThrownWhenThePassesRunOut() async throws {
+        let alice = try node.fundedAlice([10])
+        let chain = ScriptedChain(vault: node.world.domain.vault)
+        await chain.failSends(5)
+        var engine = SyncEngine(wallet: alice, chain: chain, clock: node.clock)
+        engine.backoff = Backoff(cap: .milliseconds(2))
+        await #expect(throws: NodeError.self) {
+            _ = try await engine.run(passes: 2, pause: .milliseconds(1))
+        }
+        #expect(await chain.signed == 1)
+    }
+
+    @Test func theWaitDoublesUpToTheCapAndJitterKeepsHalfToAllOfIt() {
+        var random = SystemRandomNumberGenerator()
+        let plain = Backoff(cap: .seconds(10), jitter: false)
+        let waits = (1...6).map {
+            plain.delay(afterFailures: $0, pause: .seconds(1), using: &random)
+        }
+        #expect(waits == [1, 2, 4, 8, 10, 10].map { Duration.seconds($0) })
+        let jittered = Backoff(cap: .seconds(10))
+        let samples = (0..<200).map { _ in
+            jittered.delay(afterFailures: 3, pause: .seconds(1), using: &random)
+        }
+        #expect(samples.allSatisfy { $0 >= .seconds(2) && $0 <= .seconds(4) })
+        #expect(Set(samples).count > 100)  // spread, not one value
+    }
+}
+
+/// Engine events, collected across the closure's concurrency boundary.
+final class EventLog: Sendable {
+    private let events = Mutex<[SyncEngine.Event]>([])
+    func add(_ event: SyncEngine.Event) { events.withLock { $0.append(event) } }
+    var all: [SyncEngine.Event] { events.withLock { $0 } }
+}
+
+/// What offline could not settle, settled by the chain: a payment without a receipt whose
+/// transfer the vault shows is spent; one whose coins expired unredeemed gives its inputs back.
+@Suite struct PaymentsSettledByTheChainTests {
+    let node = Node()
+    var world: World { node.world }
+
+    /// Alice holds a note of 10 expiring in two hours and one of 20 in three days, and pays
+    /// Bob 25 with both (handed over, no receipt): pending, window two hours.
+    func pendingPayment() throws -> (Wallet, UnsettledPayment, [CoinID]) {
+        let alice = try node.wallet(world.aliceKey)
+        let notes = [
+            world.note(10, serial: 1, expiry: world.now + 7_200),
+            world.note(20, serial: 2, expiry: world.now + 3 * 86_400),
+        ]
+        let funding = world.payment(
+            ProofBundle(notes: notes), to: world.alice, amount: 30,
+            requestID: try Bytes32([UInt8](repeating: 0xEE, count: 32)))
+        _ = try alice.receive(
+            Envelope(domain: world.domain, message: .payment(funding)).encoded(),
+            key: world.aliceKey, now: node.clock.now())
+        let inputs = notes.map { $0.coinID(in: world.domain) }
+        let prepared = try alice.preparePayment(
+            to: world.bob, amount: 25, asset: .zero,
+            requestID: try Bytes32([UInt8](repeating: 1, count: 32)), key: world.aliceKey,
+            now: node.clock.now())
+        try alice.handedOver(prepared.requestID, now: node.clock.now())
+        let unsettled = try #require(try alice.unsettledPayments().first)
+        #expect(Set(unsettled.inputs.keys) == Set(inputs) && unsettled.window == world.now + 7_200)
+        return (alice, unsettled, inputs)
+    }
+
+    @Test func aPaymentWhoseTransferIsOnChainIsSpentWithoutAReceipt() async throws {
+        let (alice, payment, inputs) = try pendingPayment()
+        let chain = ScriptedChain(vault: world.domain.vault)
+        await chain.consume(inputs[0], by: payment.inputs[inputs[0]]!)
+        let events = EventLog()
+        let engine = SyncEngine(wallet: alice, chain: chain, clock: node.clock)
+        try await engine.settleUnsettledPayments { events.add($0) }
+        #expect(events.all == [.paymentOnChain(requestID: payment.requestID)])
+        #expect(try alice.outgoingPayment(payment.requestID).state == .spent)
+        #expect(try alice.unsettledPayments().isEmpty)
+        #expect(try alice.balances(now: node.clock.now())[.zero]?.pending == 0)
+    }
+
+    @Test func aPaymentWhoseCoinsExpiredUnredeemedGivesItsInputsBack() async throws {
+        let (alice, payment, inputs) = try pendingPayment()
+        let chain = ScriptedChain(vault: world.domain.vault)
+        // Inside the window, and in the margin after it: nothing moves.
+        for now in [payment.window - 1, payment.window + SyncEngine.lapseMargin - 1] {
+            let engine = SyncEngine(wallet: alice, chain: chain, clock: FixedClock(now))
+            try await engine.settleUnsettledPayments()
+            #expect(try alice.outgoingPayment(payment.requestID).state == .pending)
+        }
+        let later = FixedClock(payment.window + SyncEngine.lapseMargin)
+        let events = EventLog()
+        _ = try await SyncEngine(wallet: alice, chain: chain, clock: later).pass {
+            events.add($0)
+        }
+        #expect(events.all.first == .paymentLapsed(requestID: payment.requestID, inputs: 2))
+        #expect(try alice.outgoingPayment(payment.requestID).state == .cancelled)
+        // The note of 10 is past its expiry; the note of 20 is Alice's again (the same pass
+        // sends it to be redeemed), and the change of 5 the payment made is gone with it.
+        #expect(try alice.states(of: inputs) == [.expired, .redeeming])
+        let balance = try #require(try alice.balances(now: later.now())[.zero])
+        #expect(balance.pending == 0 && balance.receivedUnsettled == 20)
+    }
+
+    @Test func aPaymentWhoseInputsAnotherTransferSpentStaysPending() async throws {
+        let (alice, payment, inputs) = try pendingPayment()
+        let chain = ScriptedChain(vault: world.domain.vault)
+        await chain.consume(inputs[1], by: try Bytes32([UInt8](repeating: 9, count: 32)))
+        let later = FixedClock(payment.window + SyncEngine.lapseMargin + 1)
+        try await SyncEngine(wallet: alice, chain: chain, clock: later).settleUnsettledPayments()
+        #expect(try alice.outgoingPayment(payment.requestID).state == .pending)
     }
 }

@@ -25,6 +25,8 @@ public protocol SettlementChain: Sendable {
     func headBlock() async throws(NodeError) -> UInt64
     /// Every issuer's collateral and lock in `vault` at the head, read at `now`.
     func collateral(vault: Address, now: UInt64) async throws(NodeError) -> CollateralSnapshot
+    /// The transfer that spent each coin in `vault` (`consumed[coin]`; zero: nothing yet).
+    func consumed(vault: Address, coins: [CoinID]) async throws(NodeError) -> [CoinID: Bytes32]
 }
 
 /// A mined transaction's receipt, reduced to what settlement reads.

@@ -17,6 +17,11 @@ public struct SyncEngine: Sendable {
     public var planner: BatchPlanner
     /// Coins taken per run (the rest wait for the next).
     public var maxCoins: Int
+    /// The lowest nonce a new batch may take: another wallet of this node with the same key
+    /// on the same chain (another vault) may have recorded a transaction not yet sent.
+    public var nonceFloor: UInt64 = 0
+    /// How long to wait after a pass that failed on the way to the chain.
+    public var backoff = Backoff()
 
     public init(
         wallet: Wallet, chain: any SettlementChain, clock: any WallClock,
@@ -43,6 +48,12 @@ public struct SyncEngine: Sendable {
         case expired(coins: Int)
         /// The vault's collateral read and saved for open-mode acceptance.
         case collateral(issuers: Int, block: UInt64)
+        /// A pass failed on the way to the chain (nothing changed); the next comes after `wait`.
+        case retrying(reason: String, wait: Duration)
+        /// A payment without a receipt whose transfer the vault shows on chain: now spent.
+        case paymentOnChain(requestID: Bytes32)
+        /// A payment without a receipt whose coins expired unredeemed: its inputs are back.
+        case paymentLapsed(requestID: Bytes32, inputs: Int)
     }
 
     /// One pass: expire, resume what is open, send what is new (only when nothing of this
@@ -51,6 +62,7 @@ public struct SyncEngine: Sendable {
     public func pass(
         events: @Sendable (Event) -> Void = { _ in }
     ) async throws(NodeError) -> Int {
+        try await settleUnsettledPayments(events: events)
         let expired = try wallet.expireCoins(now: clock.now())
         if expired > 0 { events(.expired(coins: expired)) }
         for record in try mine() { try await watch(record, events: events) }
@@ -58,24 +70,75 @@ public struct SyncEngine: Sendable {
         return try mine().count
     }
 
-    /// Passes until nothing of this chain is open, at most `passes` times, `pause` apart.
+    /// Passes until nothing of this chain is open, at most `passes` times, `pause` apart. A
+    /// pass that fails on the way to the chain (unreachable, timed out, an answer that makes
+    /// no sense) changes nothing: the next is tried after a backoff with jitter, until the
+    /// passes run out; the last failure is thrown. Any other failure is thrown at once.
     public func run(
         passes: Int, pause: Duration, events: @Sendable (Event) -> Void = { _ in }
     ) async throws(NodeError) -> Int {
         var open = 0
+        var failures = 0
+        var wait = Duration.zero
+        var random = SystemRandomNumberGenerator()
         for attempt in 0..<max(1, passes) {
-            if attempt > 0 { try? await Task.sleep(for: pause) }
-            if attempt % Self.collateralEvery == 0 {
-                let snapshot = try await refreshCollateral()
-                events(
-                    .collateral(
-                        issuers: Set(snapshot.collateral.keys.map(\.issuer)).count,
-                        block: snapshot.block))
+            if attempt > 0 { try? await Task.sleep(for: failures > 0 ? wait : pause) }
+            do throws(NodeError) {
+                if attempt % Self.collateralEvery == 0 || failures > 0 {
+                    let snapshot = try await refreshCollateral()
+                    events(
+                        .collateral(
+                            issuers: Set(snapshot.collateral.keys.map(\.issuer)).count,
+                            block: snapshot.block))
+                }
+                open = try await pass(events: events)
+                failures = 0
+            } catch {
+                guard case .io(let reason) = error.kind, attempt + 1 < max(1, passes) else {
+                    throw error
+                }
+                failures += 1
+                wait = backoff.delay(afterFailures: failures, pause: pause, using: &random)
+                events(.retrying(reason: reason, wait: wait))
+                continue
             }
-            open = try await pass(events: events)
             if open == 0 { break }
         }
         return open
+    }
+
+    /// How long past a payment's window the chain must still show its inputs unconsumed before
+    /// they come back: the vault judges expiry by block time, which may trail this clock.
+    public static let lapseMargin: UInt64 = 3_600
+
+    /// What offline could not settle (Docs/PROTOCOL.md §11, "Payments settled by the chain"):
+    /// a pending or in-doubt payment whose transfer the vault shows consuming its inputs is
+    /// spent; one whose window passed with none of its inputs consumed lapses.
+    public func settleUnsettledPayments(
+        events: @Sendable (Event) -> Void = { _ in }
+    ) async throws(NodeError) {
+        let unsettled = try wallet.unsettledPayments()
+        guard !unsettled.isEmpty else { return }
+        let coins = Set(unsettled.flatMap(\.inputs.keys)).sorted()
+        let consumed = try await chain.consumed(vault: wallet.domain.vault, coins: coins)
+        let now = clock.now()
+        for payment in unsettled {
+            if payment.inputs.contains(where: { consumed[$0.key] == $0.value }) {
+                try wallet.settleFromChain(payment.requestID, now: now)
+                events(.paymentOnChain(requestID: payment.requestID))
+                continue
+            }
+            let untouched = payment.inputs.keys.allSatisfy { (consumed[$0] ?? .zero) == .zero }
+            let (closes, overflow) = payment.window.addingReportingOverflow(Self.lapseMargin)
+            guard untouched, !overflow, now >= closes else { continue }
+            do {
+                try wallet.lapse(payment.requestID, now: now)
+                events(.paymentLapsed(requestID: payment.requestID, inputs: payment.inputs.count))
+            } catch {
+                // Its change went on (paid or being redeemed): it stays until the chain says.
+                guard case .rejected = error.kind else { throw error }
+            }
+        }
     }
 
     /// Passes between two readings of the vault's collateral in a long run.
@@ -173,7 +236,7 @@ public struct SyncEngine: Sendable {
         }
         var nonce = max(
             try wallet.nextNonce(chainID: chain.chainID, sender: chain.sender) ?? 0,
-            try await chain.pendingNonce())
+            try await chain.pendingNonce(), nonceFloor)
         for batch in batches {
             let signed = try await chain.signRedeem(
                 vault: batch.domain.vault, calldata: batch.batch.calldata, nonce: nonce,

@@ -49,3 +49,24 @@ extension Wallet {
         try storing { try store.redeemFailed(tx, now: now) }
     }
 }
+
+extension Wallet {
+    /// Payments that left without a receipt (pending or in doubt), with their inputs.
+    public func unsettledPayments() throws(NodeError) -> [UnsettledPayment] {
+        try storing { try store.unsettledPayments() }
+    }
+
+    /// The vault shows the payment's transfer on chain: spent, as a receipt would make it.
+    public func settleFromChain(_ requestID: Bytes32, now: UInt64) throws(NodeError) {
+        _ = try storing { try store.advance(payment: requestID, by: .onChain, now: now) }
+    }
+
+    /// Its coins expired and the vault never saw its transfer: its inputs are spendable again
+    /// (and its change, never spent onward, forgotten). Refused (changing nothing) when its
+    /// change was spent onward or is being redeemed: that needs the transfer on chain.
+    public func lapse(_ requestID: Bytes32, now: UInt64) throws(NodeError) {
+        _ = try storing { try store.advance(payment: requestID, by: .lapse, now: now) }
+    }
+}
+
+public typealias UnsettledPayment = WalletStore.UnsettledPayment

@@ -27,6 +27,12 @@ public enum OutgoingPaymentState: String, Sendable, CaseIterable {
         /// The transport proved that nothing left the node (a failed atomic write, a link
         /// that never opened): the payment is given back.
         case notSent = "give back an unsent"
+        /// The vault shows the payment's transfer consumed its inputs: it reached the chain
+        /// (the payee, or whoever it paid onward, redeemed), receipt or not.
+        case onChain = "settle from the chain"
+        /// Its coins expired with the vault showing its inputs unconsumed: no one can redeem
+        /// the transfer any more, so its inputs are the payer's again (PROTOCOL.md §11).
+        case lapse = "close a lapsed"
     }
 
     /// The next state, or an error naming the refused transition. Receipts are idempotent.
@@ -36,7 +42,10 @@ public enum OutgoingPaymentState: String, Sendable, CaseIterable {
         case (.prepared, .linkLost), (.pending, .linkLost), (.inDoubt, .linkLost): return .inDoubt
         case (.prepared, .receipt), (.pending, .receipt), (.inDoubt, .receipt), (.spent, .receipt):
             return .spent
-        case (.prepared, .cancel), (.prepared, .notSent), (.pending, .notSent): return .cancelled
+        case (.pending, .onChain), (.inDoubt, .onChain), (.spent, .onChain): return .spent
+        case (.prepared, .cancel), (.prepared, .notSent), (.pending, .notSent),
+            (.pending, .lapse), (.inDoubt, .lapse):
+            return .cancelled
         // A cancelled payment's coins were released and may be spent again: its bytes must
         // never leave the node. Any other may (the payee accepts a repeat idempotently).
         case (.prepared, .export), (.pending, .export): return .pending

@@ -1,0 +1,86 @@
+import Foundation
+import NodeKit
+import Tender
+
+/// A node holds coins in more than one domain: its home wallet (the domain `tender init`
+/// chose) and one wallet per other domain it was paid in, all under the one key. A domain
+/// other than home takes payments only once it is in the chain registry.
+extension NodeHost {
+    public func chainRegistry() throws(NodeError) -> ChainRegistry {
+        try ChainRegistryFile.load(directory.chains)
+    }
+
+    public func saveChainRegistry(_ registry: ChainRegistry) throws(NodeError) {
+        guard directory.exists else {
+            throw NodeError(.missing("no wallet at \(directory.path) (run `tender init`)"))
+        }
+        try ChainRegistryFile.save(registry, to: directory.chains)
+    }
+
+    /// Every wallet of the node: home first, then the other domains' in file-name order.
+    public func openWallets() throws(NodeError) -> [Wallet] {
+        let home = try openWallet()
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: directory.domainWallets)) ?? []
+        var wallets = [home]
+        for name in names.sorted() where name.hasSuffix(".sqlite") {
+            let wallet = try Wallet.open(at: directory.domainWallets + "/" + name)
+            guard wallet.address == home.address,
+                directory.database(for: wallet.domain) == directory.domainWallets + "/" + name
+            else {
+                throw NodeError(
+                    .io(
+                        "\(directory.domainWallets)/\(name) is not this node's wallet for its domain"
+                    ))
+            }
+            wallets.append(wallet)
+        }
+        return wallets
+    }
+
+    /// The wallet for coins of `domain`: the home wallet when it is its domain, else the
+    /// node's wallet for `domain`, made on first use (same address, the home wallet's
+    /// trusted issuers and acceptance mode) when the chain registry lists the domain.
+    public func openWallet(for domain: Domain) throws(NodeError) -> Wallet {
+        let home = try openWallet()
+        if domain == home.domain { return home }
+        let path = directory.database(for: domain)
+        if FileManager.default.fileExists(atPath: path) { return try Wallet.open(at: path) }
+        guard try chainRegistry().entry(for: domain) != nil else {
+            throw NodeError(
+                .rejected(ProtocolError(.wrongDomain(expected: home.domain, actual: domain))),
+                note:
+                    "to take payments on chain \(domain.chainID) (vault \(domain.vault)), add it: tender chain add --id \(domain.chainID) --vault \(domain.vault) --rpc URL"
+            )
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory.domainWallets, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw NodeError(.io("cannot create \(directory.domainWallets): \(error)"))
+        }
+        // Made under a temporary name and moved in whole: a half-made wallet is never found.
+        let making = path + ".making"
+        try? FileManager.default.removeItem(atPath: making)
+        let wallet = try Wallet.create(at: making, address: home.address, domain: domain)
+        let now = clock.now()
+        for issuer in try home.trustedIssuers() { try wallet.trust(issuer, now: now) }
+        try wallet.setAcceptanceMode(try home.acceptanceMode())
+        try wallet.close()
+        guard rename(making, path) == 0 else {
+            throw NodeError(.io("cannot move the new wallet into \(path)"))
+        }
+        for suffix in ["-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: making + suffix)
+        }
+        return try Wallet.open(at: path)
+    }
+
+    /// The wallet a payment envelope is for (by its domain), made on first use.
+    public func openWallet(forPayload bytes: [UInt8]) throws(NodeError) -> Wallet {
+        let envelope: Envelope
+        do { envelope = try Envelope.decode(bytes) } catch { throw NodeError(.rejected(error)) }
+        return try openWallet(for: envelope.domain)
+    }
+}

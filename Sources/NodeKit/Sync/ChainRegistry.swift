@@ -1,0 +1,91 @@
+import Tender
+
+/// Where the coins of one domain (a vault on a chain) are settled: the endpoints to try in
+/// order, the confirmations a redeem needs, and how many requests a second an endpoint takes.
+public struct ChainEntry: Sendable, Equatable {
+    public var domain: Domain
+    public var endpoints: [String]
+    public var confirmations: UInt64
+    /// Requests per second to each endpoint; nil: no limit.
+    public var rateLimit: Double?
+
+    public static let defaultConfirmations: UInt64 = 2
+
+    public init(
+        domain: Domain, endpoints: [String], confirmations: UInt64 = defaultConfirmations,
+        rateLimit: Double? = nil
+    ) throws(NodeError) {
+        guard !endpoints.isEmpty else {
+            throw NodeError(.usage("chain \(domain.chainID): give at least one RPC endpoint"))
+        }
+        for endpoint in endpoints {
+            let host = endpoint.split(separator: "://", maxSplits: 1).last ?? ""
+            guard endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://"),
+                !host.isEmpty, host.count < endpoint.count,
+                !endpoint.contains(where: { $0.isWhitespace || $0.isNewline })
+            else {
+                throw NodeError(
+                    .usage(
+                        "chain \(domain.chainID): '\(endpoint)' is not an http:// or https:// URL"))
+            }
+        }
+        guard confirmations >= 1 else {
+            throw NodeError(.usage("chain \(domain.chainID): confirmations must be at least 1"))
+        }
+        if let rateLimit {
+            guard rateLimit > 0, rateLimit.isFinite else {
+                throw NodeError(
+                    .usage("chain \(domain.chainID): a rate limit must be a positive number"))
+            }
+        }
+        self.domain = domain
+        self.endpoints = endpoints
+        self.confirmations = confirmations
+        self.rateLimit = rateLimit
+    }
+}
+
+/// The chains a node settles on, by domain: at most one entry per vault on a chain. A wallet
+/// takes payments only in its home domain and the domains listed here (Docs/PROTOCOL.md,
+/// "Chains").
+public struct ChainRegistry: Sendable, Equatable {
+    public private(set) var entries: [ChainEntry]
+
+    public init(_ entries: [ChainEntry] = []) throws(NodeError) {
+        self.entries = []
+        for entry in entries {
+            guard self.entry(for: entry.domain) == nil else {
+                throw NodeError(
+                    .usage(
+                        "chain \(entry.domain.chainID), vault \(entry.domain.vault) is listed twice"
+                    ))
+            }
+            self.entries.append(entry)
+        }
+    }
+
+    public func entry(for domain: Domain) -> ChainEntry? {
+        entries.first { $0.domain == domain }
+    }
+
+    /// Adds `entry`, or replaces the one for its domain. Returns whether one was replaced.
+    @discardableResult
+    public mutating func add(_ entry: ChainEntry) -> Bool {
+        if let index = entries.firstIndex(where: { $0.domain == entry.domain }) {
+            entries[index] = entry
+            return true
+        }
+        entries.append(entry)
+        return false
+    }
+
+    /// Removes every entry of `chainID` (of its `vault` only, when given). Returns how many.
+    @discardableResult
+    public mutating func remove(chainID: UInt64, vault: Address? = nil) -> Int {
+        let before = entries.count
+        entries.removeAll {
+            $0.domain.chainID == chainID && (vault == nil || $0.domain.vault == vault)
+        }
+        return before - entries.count
+    }
+}

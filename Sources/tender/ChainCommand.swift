@@ -1,0 +1,117 @@
+import ArgumentParser
+import NodeKit
+import Tender
+
+struct ChainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chain",
+        abstract: "The chain registry: where this node settles, and which domains it is paid in.",
+        discussion: """
+            One entry per vault on a chain: its RPC endpoints (tried in order), the \
+            confirmations a redeem needs and a rate limit per endpoint. Kept in chains.toml \
+            in the data directory. A node takes payments in its home domain (tender init) and \
+            in every domain listed here; `tender sync` settles each.
+            """,
+        subcommands: [ChainAddCommand.self, ChainListCommand.self, ChainRemoveCommand.self])
+}
+
+struct ChainAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add a vault on a chain, or change its entry.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+    @Option(name: .customLong("id"), help: "The chain id.") var chainID: UInt64
+    @Option(help: "The vault's address.") var vault: String
+    @Option(help: "A JSON-RPC endpoint (repeat for fallbacks, tried in order).")
+    var rpc: [String]
+    @Option(help: "Blocks on top of a redeem's (its own included) before its coins count.")
+    var confirmations: UInt64 = ChainEntry.defaultConfirmations
+    @Option(name: .customLong("rate-limit"), help: "Requests per second to each endpoint.")
+    var rateLimit: Double?
+
+    func run() throws {
+        try guarded {
+            guard chainID > 0, chainID <= UInt64(Int64.max) else {
+                throw ValidationError("--id must be a chain id from 1 to 2^63 - 1")
+            }
+            let entry = try ChainEntry(
+                domain: Domain(chainID: chainID, vault: try parseAddress(vault, option: "--vault")),
+                endpoints: rpc, confirmations: confirmations, rateLimit: rateLimit)
+            var registry = try global.host.chainRegistry()
+            let replaced = registry.add(entry)
+            try global.host.saveChainRegistry(registry)
+            if output.json {
+                try printJSON(["chain": describe(entry), "replaced": replaced])
+            } else {
+                print(
+                    "\(replaced ? "Changed" : "Added") chain \(chainID), vault \(entry.domain.vault): \(rpc.joined(separator: ", "))"
+                )
+            }
+        }
+    }
+}
+
+struct ChainListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "Show the chain registry.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        try guarded {
+            let registry = try global.host.chainRegistry()
+            let home = try global.openWallet().domain
+            if output.json {
+                try printJSON([
+                    "home": ["chainId": home.chainID, "vault": home.vault.checksummed],
+                    "chains": registry.entries.map(describe),
+                ])
+                return
+            }
+            print("Home: chain \(home.chainID), vault \(home.vault)")
+            if registry.entries.isEmpty { print("No chains listed (tender chain add).") }
+            for entry in registry.entries {
+                let rate = entry.rateLimit.map { ", at most \($0) requests/s" } ?? ""
+                print(
+                    "Chain \(entry.domain.chainID), vault \(entry.domain.vault): \(entry.endpoints.joined(separator: ", ")); \(entry.confirmations) confirmations\(rate)"
+                )
+            }
+        }
+    }
+}
+
+struct ChainRemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove a chain's entries (coins held there stay; they wait until it is back).")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+    @Option(name: .customLong("id"), help: "The chain id.") var chainID: UInt64
+    @Option(help: "Only this vault's entry.") var vault: String?
+
+    func run() throws {
+        try guarded {
+            var registry = try global.host.chainRegistry()
+            let removed = registry.remove(
+                chainID: chainID, vault: try vault.map { try parseAddress($0, option: "--vault") })
+            guard removed > 0 else {
+                throw NodeError(.missing("chain \(chainID) is not in the chain registry"))
+            }
+            try global.host.saveChainRegistry(registry)
+            if output.json {
+                try printJSON(["removed": removed])
+            } else {
+                print("Removed \(removed) entr\(removed == 1 ? "y" : "ies") of chain \(chainID)")
+            }
+        }
+    }
+}
+
+private func describe(_ entry: ChainEntry) -> [String: Any] {
+    var item: [String: Any] = [
+        "chainId": entry.domain.chainID, "vault": entry.domain.vault.checksummed,
+        "rpc": entry.endpoints, "confirmations": entry.confirmations,
+    ]
+    item["rateLimit"] = entry.rateLimit
+    return item
+}

@@ -1,0 +1,150 @@
+import NodeHost
+import NodeKit
+import Secp256k1
+import Tender
+import TenderTestSupport
+import Testing
+
+/// The chain registry: entries checked as they are made, the TOML file read and written back
+/// the same, and a node's wallets per domain (a domain not listed takes no payment).
+@Suite struct ChainRegistryTests {
+    let vault = try! Address("0x5FbDB2315678afecb367f032d93F642f64180aa3")
+    let other = try! Address("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512")
+
+    @Test func anEntryNeedsAnHTTPEndpointAtLeastOneConfirmationAndAPositiveRate() throws {
+        let domain = Domain(chainID: 5, vault: vault)
+        let refusals: [(() throws(NodeError) -> ChainEntry, String)] = [
+            (
+                { () throws(NodeError) in try ChainEntry(domain: domain, endpoints: []) },
+                "at least one"
+            ),
+            (
+                { () throws(NodeError) in try ChainEntry(domain: domain, endpoints: ["ws://x:1"]) },
+                "ws://x:1"
+            ),
+            (
+                { () throws(NodeError) in
+                    try ChainEntry(domain: domain, endpoints: ["http://a b"])
+                }, "http://a b"
+            ),
+            (
+                { () throws(NodeError) in
+                    try ChainEntry(domain: domain, endpoints: ["http://a"], confirmations: 0)
+                }, "confirmations"
+            ),
+            (
+                { () throws(NodeError) in
+                    try ChainEntry(domain: domain, endpoints: ["http://a"], rateLimit: 0)
+                }, "rate limit"
+            ),
+        ]
+        for (make, named) in refusals {
+            do {
+                _ = try make()
+                Issue.record("accepted an entry that should name \(named)")
+            } catch { #expect(error.description.contains(named), "\(error)") }
+        }
+    }
+
+    @Test func addingTheSameDomainReplacesAndRemovingTakesAChainOrOneVault() throws {
+        var registry = try ChainRegistry()
+        let first = try ChainEntry(
+            domain: Domain(chainID: 1, vault: vault), endpoints: ["http://a"])
+        let added = registry.add(first)
+        let replaced = registry.add(
+            try ChainEntry(
+                domain: Domain(chainID: 1, vault: vault), endpoints: ["https://b"],
+                confirmations: 12))
+        #expect(!added && replaced)
+        #expect(registry.entries.count == 1 && registry.entries[0].confirmations == 12)
+        registry.add(
+            try ChainEntry(domain: Domain(chainID: 1, vault: other), endpoints: ["http://c"]))
+        registry.add(
+            try ChainEntry(domain: Domain(chainID: 2, vault: vault), endpoints: ["http://d"]))
+        let removed = [
+            registry.remove(chainID: 1, vault: other), registry.remove(chainID: 1),
+            registry.remove(chainID: 1),
+        ]
+        #expect(removed == [1, 1, 0])
+        #expect(registry.entries.map(\.domain.chainID) == [2])
+        #expect(throws: NodeError.self) { try ChainRegistry([first, first]) }
+    }
+
+    @Test func theFileIsReadAndWrittenBackTheSame() throws {
+        let registry = try ChainRegistry([
+            try ChainEntry(
+                domain: Domain(chainID: 31337, vault: vault),
+                endpoints: ["http://127.0.0.1:8545", "https://rpc.example/key?a=\"b\""],
+                confirmations: 3, rateLimit: 12.5),
+            try ChainEntry(domain: Domain(chainID: 10, vault: other), endpoints: ["http://x"]),
+        ])
+        let text = ChainRegistryFile.render(registry)
+        #expect(text.contains("[[chain]]\nid = 31337\n"))
+        #expect(try ChainRegistryFile.parse(text, name: "chains.toml") == registry)
+        #expect(try ChainRegistryFile.parse("", name: "chains.toml").entries.isEmpty)
+    }
+
+    @Test func aBrokenFileIsRefusedNamingWhatIsWrong() {
+        let cases: [(String, String)] = [
+            ("[[chain]\nid = 1", "line 1"),
+            ("[[chain]]\nid = 1\nrpc = [\"http://a\"]", "vault"),
+            (
+                "[[chain]]\nid = 0\nvault = \"\(vault)\"\nrpc = [\"http://a\"]",
+                "id must be positive"
+            ),
+            ("[[chain]]\nid = 1\nvault = \"0x12\"\nrpc = [\"http://a\"]", "vault"),
+            ("[[chain]]\nid = 1\nvault = \"\(vault)\"\nrpc = \"http://a\"", "rpc"),
+            (
+                "[[chain]]\nid = 1\nvault = \"\(vault)\"\nrpc = [\"http://a\"]\nconfirmations = 0",
+                "confirmations"
+            ),
+            (
+                "[[chain]]\nid = 1\nvault = \"\(vault)\"\nrpc = [\"http://a\"]\n"
+                    + "[[chain]]\nid = 1\nvault = \"\(vault)\"\nrpc = [\"http://b\"]",
+                "listed twice"
+            ),
+        ]
+        for (text, named) in cases {
+            do {
+                _ = try ChainRegistryFile.parse(text, name: "chains.toml")
+                Issue.record("accepted: \(text)")
+            } catch {
+                #expect(error.description.contains("chains.toml"), "\(error)")
+                #expect(error.description.contains(named), "\(text): \(error)")
+            }
+        }
+    }
+
+    @Test func aDomainTakesPaymentsOnlyOnceListedAndItsWalletIsTheNodes() throws {
+        let folder = try TemporaryDirectory("chain-registry")
+        defer { folder.remove() }
+        let host = NodeHost(dataDir: folder.path, environment: [:])
+        let owner = Address(publicKey: PrivateKey.generate().publicKey)
+        let home = try Wallet.create(
+            at: host.directory.database, address: owner, domain: Domain(chainID: 1, vault: vault))
+        let issuer = Address(publicKey: PrivateKey.generate().publicKey)
+        try home.trust(issuer, now: 100)
+        try home.setAcceptanceMode(.open)
+        try home.close()
+
+        let elsewhere = Domain(chainID: 2, vault: other)
+        do {
+            _ = try host.openWallet(for: elsewhere)
+            Issue.record("a wallet for an unlisted domain")
+        } catch {
+            #expect(error.code == "wrong-domain" && error.description.contains("tender chain add"))
+        }
+        #expect(try host.openWallets().count == 1)
+
+        var registry = try host.chainRegistry()
+        registry.add(try ChainEntry(domain: elsewhere, endpoints: ["http://127.0.0.1:1"]))
+        try host.saveChainRegistry(registry)
+        #expect(try host.chainRegistry() == registry)
+        let second = try host.openWallet(for: elsewhere)
+        #expect(second.address == owner && second.domain == elsewhere)
+        #expect(try second.trustedIssuers() == [issuer])
+        #expect(try second.acceptanceMode() == .open)
+        #expect(try host.openWallets().map(\.domain) == [home.domain, elsewhere])
+        #expect(try host.openWallet(for: home.domain).domain == home.domain)
+    }
+}
