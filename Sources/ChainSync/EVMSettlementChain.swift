@@ -121,6 +121,34 @@ public struct EVMSettlementChain: SettlementChain {
         try await ask { () throws(EVMError) in try await rpc.vaultConsumed(vault, coins: coins) }
     }
 
+    public func provenFrauds(
+        vault: Address, coins: [CoinID]
+    ) async throws(NodeError) -> Set<CoinID> {
+        let spenders = try await ask { () throws(EVMError) in
+            try await rpc.vaultDoubleSpenders(vault, coins: coins)
+        }
+        return Set(spenders.filter { $0.value != .zero }.keys)
+    }
+
+    public func signFraudProof(
+        vault: Address, evidence: DoubleSpendEvidence, nonce: UInt64
+    ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8]) {
+        let calldata = VaultCalls.submitFraudProof(evidence)
+        // Small and fixed in shape: the node's estimate is quick and catches a proof the
+        // vault would refuse (already on record) before any gas is spent.
+        let estimate = try await ask { () throws(EVMError) in
+            try await rpc.estimateGas(CallRequest(from: sender, to: vault, data: calldata))
+        }
+        let fees = try await ask { () throws(EVMError) in try await rpc.proposeFees(feePolicy) }
+        let transaction = Transaction(
+            chainID: chainID, nonce: nonce, fees: fees, gas: estimate + estimate / 5, to: vault,
+            data: calldata)
+        do {
+            let signed = try transaction.signed(with: key)
+            return (signed.hash, signed.raw)
+        } catch { throw NodeError(.key("signing the fraud proof: \(error)")) }
+    }
+
     private func ask<T>(_ body: () async throws(EVMError) -> T) async throws(NodeError) -> T {
         do { return try await body() } catch { throw NodeError(.io("\(error)")) }
     }

@@ -10,10 +10,17 @@ public enum ABIValue: Sendable, Hashable {
     case bool(Bool)
     /// Dynamic `bytes`.
     case bytes([UInt8])
+    /// `T[]` of the given elements (all of one type: the caller's to keep so).
+    case array([ABIValue])
+    /// A struct: dynamic when any of its fields is.
+    case tuple([ABIValue])
 
     var isDynamic: Bool {
-        if case .bytes = self { return true }
-        return false
+        switch self {
+        case .bytes, .array: true
+        case .tuple(let fields): fields.contains(where: \.isDynamic)
+        case .address, .uint, .bytes32, .bool: false
+        }
     }
 }
 
@@ -46,24 +53,35 @@ public enum ABI {
     /// Head/tail encoding: static values in place, dynamic ones as offsets to their tails.
     /// A uint above 2^256 - 1 is a caller's bug (values come from Wei arithmetic it controls).
     public static func encode(_ values: [ABIValue]) -> [UInt8] {
+        let headSize = values.reduce(0) { $0 + ($1.isDynamic ? 32 : inPlace($1).count) }
         var head: [UInt8] = []
         var tail: [UInt8] = []
-        let headSize = 32 * values.count
         for value in values {
-            switch value {
-            case .address(let address): head += [UInt8](repeating: 0, count: 12) + address.bytes
-            case .uint(let number):
-                guard let word = number.word else { preconditionFailure("uint256 overflow") }
-                head += word
-            case .bytes32(let bytes): head += bytes.bytes
-            case .bool(let flag): head += word(flag ? 1 : 0)
-            case .bytes(let bytes):
+            if value.isDynamic {
                 head += word(headSize + tail.count)
-                tail += word(bytes.count) + bytes
-                tail += [UInt8](repeating: 0, count: (32 - bytes.count % 32) % 32)
+                tail += inPlace(value)
+            } else {
+                head += inPlace(value)
             }
         }
         return head + tail
+    }
+
+    /// A value's own encoding: in the head when static, in the tail when dynamic.
+    private static func inPlace(_ value: ABIValue) -> [UInt8] {
+        switch value {
+        case .address(let address): return [UInt8](repeating: 0, count: 12) + address.bytes
+        case .uint(let number):
+            guard let word = number.word else { preconditionFailure("uint256 overflow") }
+            return word
+        case .bytes32(let bytes): return bytes.bytes
+        case .bool(let flag): return word(flag ? 1 : 0)
+        case .bytes(let bytes):
+            return word(bytes.count) + bytes
+                + [UInt8](repeating: 0, count: (32 - bytes.count % 32) % 32)
+        case .array(let elements): return word(elements.count) + encode(elements)
+        case .tuple(let fields): return encode(fields)
+        }
     }
 
     /// Decodes a tuple of `types` (a call's return data, an event's data), strictly: each

@@ -31,6 +31,39 @@ public enum VaultCalls {
         ABI.call("consumed(bytes32)", [.bytes32(coin)])
     }
 
+    /// The view `doubleSpender(coin) -> address`: the owner a fraud proof convicted, or zero.
+    public static func doubleSpender(coin: Bytes32) -> [UInt8] {
+        ABI.call("doubleSpender(bytes32)", [.bytes32(coin)])
+    }
+
+    /// `submitFraudProof(coin, first, second)`: two transfers of `coin` signed by its owner,
+    /// each as `(bytes32[] inputs, (address owner, uint128 amount)[] outputs, r, s, v)`.
+    public static func submitFraudProof(_ evidence: DoubleSpendEvidence) -> [UInt8] {
+        ABI.call(
+            submitFraudProofSignature,
+            [
+                .bytes32(evidence.coin), transferEvidence(evidence.first),
+                transferEvidence(evidence.second),
+            ])
+    }
+
+    public static let submitFraudProofSignature =
+        "submitFraudProof(bytes32,\(transferEvidenceType),\(transferEvidenceType))"
+    static let transferEvidenceType = "(bytes32[],(address,uint128)[],bytes32,bytes32,uint8)"
+
+    static func transferEvidence(_ signed: SignedTransfer) -> ABIValue {
+        let signature = signed.signature
+        return .tuple([
+            .array(signed.transfer.inputs.map { .bytes32($0) }),
+            .array(
+                signed.transfer.outputs.map {
+                    .tuple([.address($0.owner), .uint(Wei($0.amount))])
+                }),
+            .bytes32(try! Bytes32(signature.r)), .bytes32(try! Bytes32(signature.s)),
+            .uint(Wei(27 + Int(signature.recoveryID))),
+        ])
+    }
+
     /// The view `lockedUntil(issuer) -> uint256`.
     public static func lockedUntil(issuer: Address) -> [UInt8] {
         ABI.call("lockedUntil(address)", [.address(issuer)])

@@ -216,6 +216,19 @@ enum Schema {
                     ) STRICT, WITHOUT ROWID;
                     """)
         }
+        // Fraud proofs this wallet sent to the vault: recorded before sent, like redeems.
+        migrator.registerMigration("v7: fraud proofs") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE fraud_proofs (
+                        coin BLOB PRIMARY KEY NOT NULL CHECK (length(coin) = 32),
+                        hash BLOB NOT NULL,
+                        raw BLOB NOT NULL,
+                        state TEXT NOT NULL CHECK (state IN ('sent', 'proven')),
+                        updated_at INTEGER NOT NULL
+                    ) STRICT;
+                    """)
+        }
         return migrator
     }
 }

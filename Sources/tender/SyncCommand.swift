@@ -304,6 +304,13 @@ final class SyncLog: Sendable {
         case .paymentLapsed(let id, let inputs):
             line =
                 "payment \(id.hex) lapsed: its coins expired unredeemed; its \(inputs) input coin(s) are this wallet's again"
+        case .fraudProofSent(let coin, let tx):
+            line = "fraud proof of coin \(coin.hex) sent: \(tx.hex)"
+        case .fraudProven(let coin, let owner, let mine):
+            line =
+                "the vault has the double spend of coin \(coin.hex) by \(owner) on record\(mine ? " (this node's proof)" : "")"
+        case .fraudProofRefused(let coin, let reason):
+            line = "fraud proof of coin \(coin.hex) refused by the chain: \(reason)"
         case .retrying(let reason, let wait):
             line = "could not reach the chain (\(reason)); trying again in \(wait.roundedSeconds) s"
         }

@@ -14,10 +14,13 @@ import Testing
             "redeem()", "deposit(address,uint256)", "extendLock(uint256)",
             "withdraw(address,uint256)",
             "collateral(address,address)", "transfer(address,uint256)",
+            VaultCalls.submitFraudProofSignature,
         ]
         let theirs = try #require(try EVMReferee.run("selector", signatures) as? [String])
         #expect(signatures.map { Hex.encode(ABI.selector($0)) } == theirs)
         #expect(Hex.encode(ABI.selector("redeem()")) == "0xbe040fb0")  // Docs/VAULT.md
+        #expect(
+            Hex.encode(ABI.selector(VaultCalls.submitFraudProofSignature)) == "0xa573b92c")
     }
 
     static let tuples: [[ABIValue]] = [
@@ -26,21 +29,51 @@ import Testing
         [.bytes([])],
         [.bytes(Array(1...33)), .uint(7), .bytes(Array(repeating: 0xee, count: 64))],
         [.address(.zero), .bytes([0xbe, 0x04]), .bytes32(try! Bytes32(Array(0..<32)))],
+        // A fraud proof's shape: a static word, then structs holding arrays of words and of
+        // static structs (Docs/VAULT.md, submitFraudProof).
+        [
+            .bytes32(.zero),
+            .tuple([
+                .array([.bytes32(try! Bytes32(Array(0..<32)))]),
+                .array([
+                    .tuple([.address(address), .uint(7)]), .tuple([.address(.zero), .uint(9)]),
+                ]),
+                .bytes32(.zero), .uint(27),
+            ]),
+            .tuple([
+                .array([.uint(1), .uint(2)]), .array([.tuple([.address(address), .uint(0)])]),
+            ]),
+        ],
+        [.array([.uint(5)]), .tuple([.uint(1), .bool(true)]), .bytes([1])],
     ]
 
-    static func referee(_ values: [ABIValue]) -> [String: Any] {
-        var types: [String] = []
-        var json: [Any] = []
-        for value in values {
-            switch value {
-            case .address(let a): types.append("address"); json.append(a.checksummed)
-            case .uint(let n): types.append("uint256"); json.append(String(n))
-            case .bytes32(let b): types.append("bytes32"); json.append(b.hex)
-            case .bool(let f): types.append("bool"); json.append(f)
-            case .bytes(let b): types.append("bytes"); json.append(Hex.encode(b))
-            }
+    /// Solidity's name of a value's type.
+    static func typeName(_ value: ABIValue) -> String {
+        switch value {
+        case .address: "address"
+        case .uint: "uint256"
+        case .bytes32: "bytes32"
+        case .bool: "bool"
+        case .bytes: "bytes"
+        case .array(let elements): typeName(elements[0]) + "[]"
+        case .tuple(let fields): "(" + fields.map(typeName).joined(separator: ",") + ")"
         }
-        return ["types": types, "values": json]
+    }
+
+    static func json(_ value: ABIValue) -> Any {
+        switch value {
+        case .address(let a): a.checksummed
+        case .uint(let n): String(n)
+        case .bytes32(let b): b.hex
+        case .bool(let f): f
+        case .bytes(let b): Hex.encode(b)
+        case .array(let elements): elements.map(json)
+        case .tuple(let fields): fields.map(json)
+        }
+    }
+
+    static func referee(_ values: [ABIValue]) -> [String: Any] {
+        ["types": values.map(typeName), "values": values.map(json)]
     }
 
     @Test(.enabled(if: EVMReferee.shouldRun)) func encodingIsTheReferees() throws {
@@ -49,7 +82,13 @@ import Testing
         #expect(Self.tuples.map { Hex.encode(ABI.encode($0)) } == theirs)
     }
 
-    @Test(arguments: tuples.indices) func decodesWhatItEncodes(_ index: Int) throws {
+    @Test(
+        arguments: tuples.indices.filter { index in
+            !tuples[index].contains {
+                if case .array = $0 { true } else if case .tuple = $0 { true } else { false }
+            }
+        }) func decodesWhatItEncodes(_ index: Int) throws
+    {
         let values = Self.tuples[index]
         let types: [ABIType] = values.map {
             switch $0 {
@@ -58,6 +97,7 @@ import Testing
             case .bytes32: .bytes32
             case .bool: .bool
             case .bytes: .bytes
+            case .array, .tuple: .bytes  // not decoded: the vault returns no arrays
             }
         }
         #expect(try ABI.decode(types, from: ABI.encode(values)) == values)

@@ -111,12 +111,15 @@ import Testing
                 serial: .random(using: &random), issuer: devAccount, asset: .zero,
                 amount: 7_000_000_000, owner: alice, expiry: clock.now() + 86_400),
             with: devKey, in: domain)
-        func payment(to payee: Address) throws -> [UInt8] {
-            let spend = try SignedTransfer(
+        func spend(to payee: Address) throws -> SignedTransfer {
+            try SignedTransfer(
                 signing: Transfer(
                     inputs: [note.coinID(in: domain)],
                     outputs: [Output(owner: payee, amount: 7_000_000_000)]),
                 with: aliceKey, in: domain)
+        }
+        func payment(to payee: Address) throws -> [UInt8] {
+            let spend = try spend(to: payee)
             let coin = spend.outputCoins(digest: spend.transfer.digest(in: domain))[0]
             let terms = PaymentTerms(
                 requestID: .random(using: &random), payee: payee, amount: 7_000_000_000,
@@ -156,6 +159,27 @@ import Testing
         let consumed = try await rpc.vaultConsumed(
             vault, coins: [note.coinID(in: domain), unknown])
         #expect(consumed == [note.coinID(in: domain): bobsTransfer, unknown: .zero])
+
+        // Carol holds both transfers (say, shown her later): her node's fraud proof puts the
+        // double spender on record; the same proof again is refused before it is signed.
+        let evidence = try DoubleSpendEvidence(
+            coin: note.coinID(in: domain), try spend(to: bob), try spend(to: carol), in: domain)
+        let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: carolKey)
+        #expect(try await chain.provenFrauds(vault: vault, coins: [evidence.coin]).isEmpty)
+        let proof = try await chain.signFraudProof(
+            vault: vault, evidence: evidence, nonce: try await chain.pendingNonce())
+        try await chain.send(raw: proof.raw)
+        #expect(try await confirmed(proof.hash).succeeded)
+        #expect(
+            try await chain.provenFrauds(vault: vault, coins: [evidence.coin]) == [evidence.coin])
+        #expect(
+            try await rpc.vaultDoubleSpenders(vault, coins: [evidence.coin]) == [
+                evidence.coin: alice
+            ])
+        await #expect(throws: NodeError.self) {
+            _ = try await chain.signFraudProof(
+                vault: vault, evidence: evidence, nonce: try await chain.pendingNonce())
+        }
     }
 
     func collateral(_ vault: Address) async throws -> BigUInt {

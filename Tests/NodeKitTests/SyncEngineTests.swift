@@ -175,6 +175,25 @@ actor ScriptedChain: SettlementChain {
 
     func consume(_ coin: CoinID, by transfer: Bytes32) { consumedCoins[coin] = transfer }
 
+    /// Coins whose double spend the vault has on record; fraud proofs signed.
+    private(set) var proven: Set<CoinID> = []
+    private(set) var fraudProofsSigned: [CoinID] = []
+
+    func prove(_ coin: CoinID) { proven.insert(coin) }
+
+    func provenFrauds(vault: Address, coins: [CoinID]) async throws(NodeError) -> Set<CoinID> {
+        proven.intersection(coins)
+    }
+
+    func signFraudProof(
+        vault: Address, evidence: DoubleSpendEvidence, nonce: UInt64
+    ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8]) {
+        fraudProofsSigned.append(evidence.coin)
+        let raw =
+            [0x02, 0xF0] + withUnsafeBytes(of: nonce.bigEndian, Array.init) + evidence.coin.bytes
+        return (try! Bytes32(Keccak256.hash(raw)), raw)
+    }
+
     func consumed(vault: Address, coins: [CoinID]) async throws(NodeError) -> [CoinID: Bytes32] {
         Dictionary(uniqueKeysWithValues: coins.map { ($0, consumedCoins[$0] ?? .zero) })
     }
@@ -355,5 +374,71 @@ final class EventLog: Sendable {
         let later = FixedClock(payment.window + SyncEngine.lapseMargin + 1)
         try await SyncEngine(wallet: alice, chain: chain, clock: later).settleUnsettledPayments()
         #expect(try alice.outgoingPayment(payment.requestID).state == .pending)
+    }
+}
+
+/// Evidence a wallet holds goes to the vault once: recorded before sent, sent again while
+/// unmined, settled when the vault has it on record; one the chain refuses stops nothing.
+@Suite struct FraudProofSubmissionTests {
+    let node = Node()
+    var world: World { node.world }
+
+    /// Bob takes Alice's payment, then refuses her second spend of the same note: evidence.
+    func bobWithEvidence() throws -> (Wallet, CoinID) {
+        let bob = try node.wallet(world.bobKey)
+        let note = world.note(100)
+        let coin = note.coinID(in: world.domain)
+        for (index, amount) in [(1, 60), (2, 70)] {
+            let spend = world.transfer(
+                [coin], [(world.bob, Amount(amount)), (world.alice, Amount(100 - amount))],
+                by: world.aliceKey)
+            let payment = world.payment(
+                ProofBundle(notes: [note], transfers: [spend]), to: world.bob,
+                amount: Amount(amount),
+                requestID: try Bytes32([UInt8](repeating: UInt8(index), count: 32)))
+            _ = try? bob.receive(
+                Envelope(domain: world.domain, message: .payment(payment)).encoded(),
+                key: world.bobKey, now: node.clock.now())
+        }
+        #expect(try bob.evidence().map(\.evidence.coin) == [coin])
+        return (bob, coin)
+    }
+
+    @Test func evidenceIsSentOnceAndSettledWhenTheVaultHasItOnRecord() async throws {
+        let (bob, coin) = try bobWithEvidence()
+        let chain = ScriptedChain(vault: world.domain.vault)
+        let engine = SyncEngine(wallet: bob, chain: chain, clock: node.clock)
+        let events = EventLog()
+        try await engine.submitFraudProofs { events.add($0) }
+        let record = try #require(try bob.fraudProofs()[coin])
+        #expect(record.state == .sent)
+        #expect(events.all == [.fraudProofSent(coin: coin, tx: record.hash)])
+        #expect(await chain.sent == [record.raw])
+        // Not mined yet: the same bytes again, nothing signed anew; the nonce is used up.
+        try await engine.submitFraudProofs()
+        #expect(await chain.sent == [record.raw, record.raw])
+        #expect(await chain.fraudProofsSigned == [coin])
+        #expect(try bob.nextNonce(chainID: chain.chainID, sender: chain.sender) == 1)
+        // On record: proven, and never sent again.
+        await chain.prove(coin)
+        try await engine.submitFraudProofs { events.add($0) }
+        #expect(
+            events.all.last == .fraudProven(coin: coin, owner: world.alice, byThisNode: true))
+        #expect(try bob.fraudProofs()[coin]?.state == .proven)
+        try await engine.submitFraudProofs()
+        #expect(await chain.sent.count == 2)
+    }
+
+    @Test func evidenceAnotherNodeProvedFirstIsNotSent() async throws {
+        let (bob, coin) = try bobWithEvidence()
+        let chain = ScriptedChain(vault: world.domain.vault)
+        await chain.prove(coin)
+        let events = EventLog()
+        try await SyncEngine(wallet: bob, chain: chain, clock: node.clock).submitFraudProofs {
+            events.add($0)
+        }
+        #expect(events.all == [.fraudProven(coin: coin, owner: world.alice, byThisNode: false)])
+        let (signed, sent) = (await chain.fraudProofsSigned, await chain.sent)
+        #expect(signed.isEmpty && sent.isEmpty)
     }
 }

@@ -27,6 +27,12 @@ public protocol SettlementChain: Sendable {
     func collateral(vault: Address, now: UInt64) async throws(NodeError) -> CollateralSnapshot
     /// The transfer that spent each coin in `vault` (`consumed[coin]`; zero: nothing yet).
     func consumed(vault: Address, coins: [CoinID]) async throws(NodeError) -> [CoinID: Bytes32]
+    /// The coins among `coins` whose double spend the vault has on record (a fraud proof).
+    func provenFrauds(vault: Address, coins: [CoinID]) async throws(NodeError) -> Set<CoinID>
+    /// A signed `submitFraudProof` of `evidence` to `vault` at `nonce`: its hash and bytes.
+    func signFraudProof(
+        vault: Address, evidence: DoubleSpendEvidence, nonce: UInt64
+    ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8])
 }
 
 /// A mined transaction's receipt, reduced to what settlement reads.

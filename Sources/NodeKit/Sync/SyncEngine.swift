@@ -54,6 +54,12 @@ public struct SyncEngine: Sendable {
         case paymentOnChain(requestID: Bytes32)
         /// A payment without a receipt whose coins expired unredeemed: its inputs are back.
         case paymentLapsed(requestID: Bytes32, inputs: Int)
+        /// A fraud proof of the double spend of `coin` signed, recorded and sent.
+        case fraudProofSent(coin: CoinID, tx: Bytes32)
+        /// The vault has the double spend of `coin` by `owner` on record.
+        case fraudProven(coin: CoinID, owner: Address, byThisNode: Bool)
+        /// The chain refuses a fraud proof this wallet holds (nothing recorded).
+        case fraudProofRefused(coin: CoinID, reason: String)
     }
 
     /// One pass: expire, resume what is open, send what is new (only when nothing of this
@@ -66,7 +72,10 @@ public struct SyncEngine: Sendable {
         let expired = try wallet.expireCoins(now: clock.now())
         if expired > 0 { events(.expired(coins: expired)) }
         for record in try mine() { try await watch(record, events: events) }
-        if try mine().isEmpty { try await sendNewBatches(events: events) }
+        if try mine().isEmpty {
+            try await submitFraudProofs(events: events)
+            try await sendNewBatches(events: events)
+        }
         return try mine().count
     }
 

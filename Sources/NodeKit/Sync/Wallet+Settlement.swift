@@ -70,3 +70,30 @@ extension Wallet {
 }
 
 public typealias UnsettledPayment = WalletStore.UnsettledPayment
+
+extension Wallet {
+    public func fraudProofs() throws(NodeError) -> [CoinID: FraudProofRecord] {
+        try storing { try store.fraudProofs() }
+    }
+
+    public func recordFraudProof(
+        coin: CoinID, hash: Bytes32, raw: [UInt8], chainID: UInt64, sender: Address,
+        nonce: UInt64, now: UInt64
+    ) throws(NodeError) {
+        try storing {
+            try store.recordFraudProof(
+                coin: coin, hash: hash, raw: raw, chainID: chainID, sender: sender, nonce: nonce,
+                now: now)
+        }
+    }
+
+    public func fraudProven(_ coin: CoinID, now: UInt64) throws(NodeError) {
+        try storing { try store.fraudProven(coin, now: now) }
+    }
+
+    public func forgetFraudProof(_ coin: CoinID) throws(NodeError) {
+        try storing { try store.forgetFraudProof(coin) }
+    }
+}
+
+public typealias FraudProofRecord = WalletStore.FraudProofRecord

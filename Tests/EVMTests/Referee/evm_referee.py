@@ -32,16 +32,33 @@ def sign(cases):
     return out
 
 
+def split_tuple(kind):
+    """The field types of "(a,b[],(c,d))", split at its top-level commas."""
+    fields, depth, start = [], 0, 1
+    for index, char in enumerate(kind[1:-1], start=1):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            fields.append(kind[start:index])
+            start = index + 1
+    return fields + [kind[start:-1]]
+
+
+def convert(kind, value):
+    if kind.endswith("[]"):
+        return [convert(kind[:-2], item) for item in value]
+    if kind.startswith("("):
+        return tuple(convert(field, item) for field, item in zip(split_tuple(kind), value))
+    if kind.startswith("uint"):
+        return int(value)
+    if kind.startswith("bytes"):
+        return bytes.fromhex(value.removeprefix("0x"))
+    return value
+
+
 def abi(cases):
     out = []
     for case in cases:
-        values = []
-        for kind, value in zip(case["types"], case["values"]):
-            if kind == "uint256":
-                value = int(value)
-            elif kind in ("bytes", "bytes32"):
-                value = bytes.fromhex(value.removeprefix("0x"))
-            values.append(value)
+        values = [convert(kind, value) for kind, value in zip(case["types"], case["values"])]
         out.append("0x" + encode(case["types"], values).hex())
     return out
 
