@@ -6,6 +6,7 @@ import Foundation
 import NodeKit
 import Secp256k1
 import Settlement
+import Synchronization
 import Tender
 import TenderTestSupport
 import Testing
@@ -182,9 +183,69 @@ import Testing
         }
     }
 
+    /// Faults of the real chain: Bob's key used outside the wallet first (the chain's nonce
+    /// ahead of the wallet's), then the block holding his redeem reverted away
+    /// (`evm_snapshot`/`evm_revert`) before its confirmations: the engine sees the reorg,
+    /// sends the same bytes again, and every coin is redeemed exactly once.
+    @Test func aNonceGapAndAReorgEndInOneRedeemPerCoin() async throws {
+        let (vault, issuerSender) = try await fundedVault(collateral: 1_000_000 * .gwei)
+        let domain = Domain(chainID: DevChain.chainID, vault: vault)
+        let bobKey = PrivateKey.generate()
+        let bob = Address(publicKey: bobKey.publicKey)
+        _ = try await confirmed(
+            try await issuerSender.send(to: bob, value: 1_000_000_000 * .gwei).hash)
+        let bobOutside = TransactionSender(
+            key: bobKey, chainID: DevChain.chainID, rpc: rpc, nonces: MemoryNonceStore())
+        _ = try await confirmed(try await bobOutside.send(to: devAccount, value: 1).hash)
+
+        let clock = SystemClock()
+        var random = SystemRandomNumberGenerator()
+        let issuer = Issuer(key: devKey, domain: domain)
+        let (_, envelope) = try issuer.issue(
+            to: bob, amount: 2_000_000_000, count: 3, asset: .zero, expiry: clock.now() + 86_400,
+            using: &random)
+        let folder = try TemporaryDirectory("tender-reorg")
+        let wallet = try Wallet.create(
+            at: folder.file("wallet.sqlite"), address: bob, domain: domain)
+        try wallet.trust(issuer.address, now: clock.now())
+        let coins = try wallet.receive(envelope, key: bobKey, now: clock.now()).credited.map(\.id)
+        let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: bobKey)
+        let engine = SyncEngine(wallet: wallet, chain: chain, clock: clock, confirmations: 3)
+        let dev = try #require(DevChain.current)
+
+        let snapshot = try await dev.control("evm_snapshot")
+        #expect(try await engine.pass() == 1)  // recorded and sent; mined on arrival
+        #expect(try await engine.pass() == 1)  // mined, short of its confirmations
+        let record = try #require(try wallet.openRedeems().first)
+        #expect(record.state == .mined && record.nonce == 1)
+        try await dev.control("evm_revert", [snapshot])
+        #expect(try await rpc.transactionReceipt(record.hash) == nil)
+
+        let seen = Seen()
+        #expect(try await engine.pass { seen.add($0) } == 1)
+        #expect(seen.events.contains(.reorged(tx: record.hash)))
+        #expect(seen.events.contains(.sent(tx: record.hash, coins: 3, resent: true)))
+        for _ in 0..<3 { try await dev.control("evm_mine") }
+        #expect(try await engine.run(passes: 20, pause: .milliseconds(100)) == 0)
+        let states = try wallet.coinStates()
+        #expect(coins.map { states[$0] } == Array(repeating: .redeemed, count: 3))
+        let redeemed = try await rpc.logs(
+            LogFilter(
+                fromBlock: .earliest, toBlock: .latest, addresses: [vault],
+                topics: [[VaultCalls.Event.coinRedeemed]]))
+        #expect(redeemed.map { $0.topics[1] }.sorted() == coins.sorted())
+    }
+
     func collateral(_ vault: Address) async throws -> BigUInt {
         let answer = try await rpc.call(
             CallRequest(to: vault, data: VaultCalls.collateral(issuer: devAccount, asset: .zero)))
         return try #require(try ABI.decode([.uint256], from: answer).first?.uint)
     }
+}
+
+/// Engine events, kept across the closure's concurrency boundary.
+final class Seen: Sendable {
+    private let kept = Mutex<[SyncEngine.Event]>([])
+    func add(_ event: SyncEngine.Event) { kept.withLock { $0.append(event) } }
+    var events: [SyncEngine.Event] { kept.withLock { $0 } }
 }
