@@ -54,16 +54,8 @@ import Testing
 
         // Five notes of 3 gwei from the dev account as issuer, taken by Bob's wallet.
         let clock = SystemClock()
-        var random = SystemRandomNumberGenerator()
-        let issuer = Issuer(key: devKey, domain: domain)
-        let (_, envelope) = try issuer.issue(
-            to: bob, amount: 3_000_000_000, count: 5, asset: .zero, expiry: clock.now() + 86_400,
-            using: &random)
-        let folder = try TemporaryDirectory("tender-settle")
-        let wallet = try Wallet.create(
-            at: folder.file("wallet.sqlite"), address: bob, domain: domain)
-        try wallet.trust(issuer.address, now: clock.now())
-        let coins = try wallet.receive(envelope, key: bobKey, now: clock.now()).credited.map(\.id)
+        let (wallet, coins) = try holding(
+            count: 5, of: 3_000_000_000, by: bobKey, in: domain, clock: clock)
 
         let collateralBefore = try await collateral(vault)
         let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: bobKey)
@@ -199,16 +191,8 @@ import Testing
         _ = try await confirmed(try await bobOutside.send(to: devAccount, value: 1).hash)
 
         let clock = SystemClock()
-        var random = SystemRandomNumberGenerator()
-        let issuer = Issuer(key: devKey, domain: domain)
-        let (_, envelope) = try issuer.issue(
-            to: bob, amount: 2_000_000_000, count: 3, asset: .zero, expiry: clock.now() + 86_400,
-            using: &random)
-        let folder = try TemporaryDirectory("tender-reorg")
-        let wallet = try Wallet.create(
-            at: folder.file("wallet.sqlite"), address: bob, domain: domain)
-        try wallet.trust(issuer.address, now: clock.now())
-        let coins = try wallet.receive(envelope, key: bobKey, now: clock.now()).credited.map(\.id)
+        let (wallet, coins) = try holding(
+            count: 3, of: 2_000_000_000, by: bobKey, in: domain, clock: clock)
         let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: bobKey)
         let engine = SyncEngine(wallet: wallet, chain: chain, clock: clock, confirmations: 3)
         let dev = try #require(DevChain.current)
@@ -234,6 +218,24 @@ import Testing
                 fromBlock: .earliest, toBlock: .latest, addresses: [vault],
                 topics: [[VaultCalls.Event.coinRedeemed]]))
         #expect(redeemed.map { $0.topics[1] }.sorted() == coins.sorted())
+    }
+
+    /// A fresh wallet of `key` that took `count` notes of `amount` from the dev account.
+    func holding(
+        count: Int, of amount: Amount, by key: PrivateKey, in domain: Domain, clock: SystemClock
+    ) throws -> (Wallet, [CoinID]) {
+        var random = SystemRandomNumberGenerator()
+        let owner = Address(publicKey: key.publicKey)
+        let issuer = Issuer(key: devKey, domain: domain)
+        let (_, envelope) = try issuer.issue(
+            to: owner, amount: amount, count: count, asset: .zero,
+            expiry: clock.now() + 86_400, using: &random)
+        let folder = try TemporaryDirectory("tender-settle")
+        let wallet = try Wallet.create(
+            at: folder.file("wallet.sqlite"), address: owner, domain: domain)
+        try wallet.trust(issuer.address, now: clock.now())
+        let coins = try wallet.receive(envelope, key: key, now: clock.now()).credited.map(\.id)
+        return (wallet, coins)
     }
 
     func collateral(_ vault: Address) async throws -> BigUInt {
