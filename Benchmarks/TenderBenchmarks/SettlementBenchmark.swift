@@ -118,10 +118,7 @@ enum SettlementBenchmark {
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let duration = ContinuousClock.now - start
-        let seconds =
-            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return (seconds * 10).rounded() / 10
+        (Measure.seconds(ContinuousClock.now - start) * 10).rounded() / 10
     }
 }
 

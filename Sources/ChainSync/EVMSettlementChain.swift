@@ -6,8 +6,8 @@ import Tender
 
 /// The vault's chain as the sync engine needs it, over JSON-RPC (the EVM module): redeem
 /// transactions signed with the node's key at the nonce the engine recorded, gas from the
-/// planner's model with a margin, fees from the chain's history. The endpoint's chain id is checked before
-/// anything is signed.
+/// planner's model with a margin, fees from the chain's history. The endpoint's chain id is
+/// checked before a redeem is signed.
 public struct EVMSettlementChain: SettlementChain {
     public let chainID: UInt64
     public let sender: Address
@@ -46,16 +46,9 @@ public struct EVMSettlementChain: SettlementChain {
         // The planner's model (rounded up from the vault's measured costs) plus a quarter, not
         // eth_estimateGas: a node simulates a full batch several times to estimate it (py-evm
         // takes longer than a request may), and the vault never reverts a batch for a bad coin.
-        let gas = estimatedGas + estimatedGas / 4
-        let fees = try await ask { () throws(EVMError) in try await rpc.proposeFees(feePolicy) }
-        let transaction = Transaction(
-            chainID: chainID, nonce: nonce, fees: fees, gas: gas, to: vault,
-            data: calldata)
-        let signed: SignedTransaction
-        do { signed = try transaction.signed(with: key) } catch {
-            throw NodeError(.key("signing the redeem transaction: \(error)"))
-        }
-        return (signed.hash, signed.raw)
+        return try await sign(
+            "the redeem transaction", to: vault, calldata: calldata, nonce: nonce,
+            gas: estimatedGas + estimatedGas / 4)
     }
 
     public func send(raw: [UInt8]) async throws(NodeError) {
@@ -139,14 +132,22 @@ public struct EVMSettlementChain: SettlementChain {
         let estimate = try await ask { () throws(EVMError) in
             try await rpc.estimateGas(CallRequest(from: sender, to: vault, data: calldata))
         }
+        return try await sign(
+            "the fraud proof", to: vault, calldata: calldata, nonce: nonce,
+            gas: estimate + estimate / 5)
+    }
+
+    /// A call to `vault` at `nonce` with `gas`, fees from the chain's history, signed.
+    private func sign(
+        _ what: String, to vault: Address, calldata: [UInt8], nonce: UInt64, gas: UInt64
+    ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8]) {
         let fees = try await ask { () throws(EVMError) in try await rpc.proposeFees(feePolicy) }
         let transaction = Transaction(
-            chainID: chainID, nonce: nonce, fees: fees, gas: estimate + estimate / 5, to: vault,
-            data: calldata)
+            chainID: chainID, nonce: nonce, fees: fees, gas: gas, to: vault, data: calldata)
         do {
             let signed = try transaction.signed(with: key)
             return (signed.hash, signed.raw)
-        } catch { throw NodeError(.key("signing the fraud proof: \(error)")) }
+        } catch { throw NodeError(.key("signing \(what): \(error)")) }
     }
 
     private func ask<T>(_ body: () async throws(EVMError) -> T) async throws(NodeError) -> T {

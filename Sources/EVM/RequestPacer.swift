@@ -36,11 +36,8 @@ public final class RequestPacer: Sendable {
         bucket = Mutex(TokenBucket(rate: requestsPerSecond, burst: burst))
     }
 
-    /// Waits for this request's turn (`pace`, for tests outside the module).
-    public func paceForTesting() async throws(EVMError) { try await pace() }
-
     /// Waits for this request's turn.
-    func pace() async throws(EVMError) {
+    public func pace() async throws(EVMError) {
         let elapsed = ContinuousClock.now - start
         let now =
             Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

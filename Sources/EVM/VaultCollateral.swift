@@ -41,32 +41,11 @@ extension EthereumRPC {
             }
         }
         let issuers = Array(Set(pairs.map(\.issuer))).sorted()
-        let block = BlockTag.number(head)
         let calls =
-            pairs.map {
-                RPCCall(
-                    "eth_call",
-                    [
-                        CallRequest(
-                            to: vault,
-                            data: VaultCalls.collateral(issuer: $0.issuer, asset: $0.asset)
-                        ).json, block.json,
-                    ])
-            }
-            + issuers.map {
-                RPCCall(
-                    "eth_call",
-                    [
-                        CallRequest(to: vault, data: VaultCalls.lockedUntil(issuer: $0)).json,
-                        block.json,
-                    ])
-            }
-        var answers: [Wei] = []
-        for result in try await batch(calls) {
-            let data = try result.get().data("eth_call")
-            do { answers.append(try ABI.decode([.uint256], from: data)[0].uint ?? 0) } catch {
-                throw .malformedResponse("the vault's collateral view: \(error)")
-            }
+            pairs.map { VaultCalls.collateral(issuer: $0.issuer, asset: $0.asset) }
+            + issuers.map { VaultCalls.lockedUntil(issuer: $0) }
+        let answers = try await vaultViews(vault, calls, returning: .uint256, at: head).map {
+            $0.uint ?? 0
         }
         let entries = pairs.enumerated().map {
             VaultCollateral.Entry(issuer: $1.issuer, asset: $1.asset, amount: answers[$0])

@@ -67,12 +67,10 @@ extension NodeHost {
         let now = clock.now()
         for issuer in try home.trustedIssuers() { try wallet.trust(issuer, now: now) }
         try wallet.setAcceptanceMode(try home.acceptanceMode())
+        // Closed first: the write-ahead log is copied in and removed, the file is whole.
         try wallet.close()
         guard rename(making, path) == 0 else {
             throw NodeError(.io("cannot move the new wallet into \(path)"))
-        }
-        for suffix in ["-wal", "-shm"] {
-            try? FileManager.default.removeItem(atPath: making + suffix)
         }
         return try Wallet.open(at: path)
     }

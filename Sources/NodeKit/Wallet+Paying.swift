@@ -37,8 +37,7 @@ extension Wallet {
                 from: candidates, key: key, now: now)
         } catch {
             if case .insufficientFunds(let requested, _, _, _, _) = error.kind {
-                try checkNotHeldByAPaymentInTheMaking(requested, asset: asset, now: now)
-                throw .rejected(try insufficientFunds(requested, asset: asset, now: now))
+                throw try cannotPay(requested, asset: asset, now: now)
             }
             throw NodeError(.rejected(error))
         }
@@ -71,29 +70,25 @@ extension Wallet {
         }.count
     }
 
-    /// Enough coins, but some reserved by a payment not yet handed over (another command
-    /// making one right now, most likely): busy, not "insufficient funds".
-    private func checkNotHeldByAPaymentInTheMaking(
+    /// Why the wallet cannot pay `requested` now, from one reading of its balance: busy when
+    /// enough coins are only reserved by a payment not yet handed over (another command making
+    /// one right now, most likely), else "insufficient funds" with what it holds and why.
+    private func cannotPay(
         _ requested: Amount, asset: Address, now: UInt64
-    ) throws(NodeError) {
+    ) throws(NodeError) -> NodeError {
         let balance = try balances(now: now)[asset] ?? Balance()
         let (total, overflow) = balance.spendable.addingReportingOverflow(balance.reserved)
-        guard balance.reserved > 0, overflow || total >= requested else { return }
-        throw NodeError(
-            .busy(
-                "\(balance.reserved) of the coins are reserved by a payment not yet handed over (another command making one now, or one left prepared: `tender payments list`); try again"
-            ))
-    }
-
-    /// "Insufficient funds" with what the wallet holds and why it cannot pay with it.
-    private func insufficientFunds(
-        _ requested: Amount, asset: Address, now: UInt64
-    ) throws(NodeError) -> ProtocolError.Kind {
-        let balance = try balances(now: now)[asset] ?? Balance()
-        return .insufficientFunds(
-            requested: requested, available: balance.spendable,
-            pending: balance.pending + balance.inDoubt, expiring: balance.expiring,
-            expired: balance.expired)
+        if balance.reserved > 0, overflow || total >= requested {
+            return NodeError(
+                .busy(
+                    "\(balance.reserved) of the coins are reserved by a payment not yet handed over (another command making one now, or one left prepared: `tender payments list`); try again"
+                ))
+        }
+        return .rejected(
+            .insufficientFunds(
+                requested: requested, available: balance.spendable,
+                pending: balance.pending + balance.inDoubt, expiring: balance.expiring,
+                expired: balance.expired))
     }
 
     /// The payment may now reach the payee: it can no longer be cancelled, its inputs are

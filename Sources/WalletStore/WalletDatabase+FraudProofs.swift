@@ -40,11 +40,7 @@ extension WalletDatabase {
                     INSERT OR REPLACE INTO fraud_proofs(coin, hash, raw, state, updated_at)
                     VALUES (?, ?, ?, 'sent', ?)
                     """, arguments: [coin, hash, Data(raw), now.column])
-            try db.execute(
-                sql: """
-                    INSERT INTO nonces(chain_id, sender, next) VALUES (?, ?, ?)
-                    ON CONFLICT (chain_id, sender) DO UPDATE SET next = max(next, excluded.next)
-                    """, arguments: [Int64(clamping: chainID), sender, (nonce + 1).column])
+            try Self.useNonce(db, nonce, chainID: chainID, sender: sender)
         }
     }
 

@@ -239,14 +239,19 @@ extension WalletDatabase {
             ])
         let link = try db.cachedStatement(sql: "INSERT INTO redeem_coins(coin, tx) VALUES (?, ?)")
         for coin in redeem.coins { try link.execute(arguments: [coin, redeem.hash]) }
+        try useNonce(db, redeem.nonce, chainID: redeem.chainID, sender: redeem.sender)
+    }
+
+    /// `nonce` of `sender` on `chainID` is taken: the next transaction starts past it.
+    static func useNonce(
+        _ db: Database, _ nonce: UInt64, chainID: UInt64, sender: Address
+    ) throws {
         try db.execute(
             sql: """
                 INSERT INTO nonces(chain_id, sender, next) VALUES (?, ?, ?)
                 ON CONFLICT (chain_id, sender) DO UPDATE SET next = max(next, excluded.next)
                 """,
-            arguments: [
-                Int64(clamping: redeem.chainID), redeem.sender, Int64(clamping: redeem.nonce + 1),
-            ])
+            arguments: [Int64(clamping: chainID), sender, Int64(clamping: nonce + 1)])
     }
 
     private static func setState(

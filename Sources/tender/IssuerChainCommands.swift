@@ -23,8 +23,7 @@ struct IssuerDepositCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Amount, in the asset's base unit.") var amount: String
     @Option(help: "Asset (token contract; the zero address is the native coin).")
     var asset: String = Address.zero.checksummed
-    @Option(help: "Vault address (default: this wallet's, else the embedded default).")
-    var vault: String?
+    @OptionGroup var vault: VaultOption
     @Option(name: .customLong("lock-for"), help: "Lock the collateral this many seconds from now.")
     var lockFor: UInt64?
 
@@ -38,7 +37,7 @@ struct IssuerDepositCommand: AsyncParsableCommand {
         try await guarded {
             let depositAmount = try parseAmount(amount)
             let assetAddress = try parseAddress(asset, option: "--asset")
-            let vaultAddress = try vaultAddress(vault, global)
+            let vaultAddress = try vault.address(global)
             let key = try global.keys.issuerKey()
             try await chain.connect { rpc, chainID in
                 try await deposit(
@@ -94,13 +93,12 @@ struct IssuerStatusCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var chain: ChainOptions
     @OptionGroup var output: OutputOptions
-    @Option(help: "Vault address (default: this wallet's, else the embedded default).")
-    var vault: String?
+    @OptionGroup var vault: VaultOption
 
     func run() async throws {
         try await guarded {
             let issuer = try global.keys.address(ofKeyAt: global.directory.issuerKey)
-            let vaultAddress = try vaultAddress(vault, global)
+            let vaultAddress = try vault.address(global)
             try await chain.connect { rpc, chainID in
                 try await requireCode(at: vaultAddress, rpc)
                 let read = try await rpc.vaultCollateral(vaultAddress)
@@ -140,9 +138,7 @@ func requireCode(at vault: Address, _ rpc: EthereumRPC) async throws {
 
 /// The vault's `lockedUntil(issuer)` at the head.
 func lockedUntil(_ issuer: Address, _ vault: Address, _ rpc: EthereumRPC) async throws -> Wei {
-    let answer = try await rpc.call(
-        CallRequest(to: vault, data: VaultCalls.lockedUntil(issuer: issuer)))
-    return try ABI.decode([.uint256], from: answer)[0].uint ?? 0
+    try await rpc.vaultUInt(vault, VaultCalls.lockedUntil(issuer: issuer))
 }
 
 /// Before `issuer issue --rpc`: the vault holds at least `total` of the asset for the issuer,
@@ -152,12 +148,7 @@ func requireCollateral(
     _ rpc: EthereumRPC
 ) async throws {
     try await requireCode(at: vault, rpc)
-    let held =
-        try ABI.decode(
-            [.uint256],
-            from: try await rpc.call(
-                CallRequest(to: vault, data: VaultCalls.collateral(issuer: issuer, asset: asset)))
-        )[0].uint ?? 0
+    let held = try await rpc.vaultUInt(vault, VaultCalls.collateral(issuer: issuer, asset: asset))
     guard held >= Wei(total) else {
         throw NodeError(
             .usage(

@@ -89,10 +89,7 @@ struct SyncCommand: AsyncParsableCommand {
         }
         if let rpc {
             // The endpoint first: unreachable, or serving another chain, is said before anything.
-            let served: UInt64
-            do { served = try await EthereumRPC(endpoint: rpc, client: client).chainID() } catch {
-                throw NodeError(.io("\(error)"), note: "is the chain's node running? (--rpc URL)")
-            }
+            let served = try await servedChainID(EthereumRPC(endpoint: rpc, client: client))
             chosen = chosen.filter { $0.domain.chainID == served }
             guard !chosen.isEmpty else {
                 let held = Set(wallets.map(\.domain.chainID)).sorted().map(String.init)
@@ -194,10 +191,11 @@ struct ChainSettlement: Sendable {
         let order: Int
         let endpoint: String?
         let open: Int
-        let states: [CoinState]
+        /// How many of the wallet's coins are in each state after the run.
+        let tally: [CoinState: Int]
         let failure: (any Error)?
 
-        func count(_ state: CoinState) -> Int { states.filter { $0 == state }.count }
+        func count(_ state: CoinState) -> Int { tally[state] ?? 0 }
         var counts: [String: Int] {
             Dictionary(uniqueKeysWithValues: Self.reported.map { ($0.rawValue, count($0)) })
         }
@@ -214,7 +212,7 @@ struct ChainSettlement: Sendable {
             return wallets.enumerated().map { index, entry in
                 Result(
                     domain: entry.wallet.domain, order: index, endpoint: nil, open: 0,
-                    states: Self.states(of: entry.wallet), failure: error)
+                    tally: Self.tally(of: entry.wallet), failure: error)
             }
         }
         var results: [Result] = []
@@ -239,13 +237,13 @@ struct ChainSettlement: Sendable {
             results.append(
                 Result(
                     domain: entry.wallet.domain, order: index, endpoint: connected.endpoint,
-                    open: open, states: Self.states(of: entry.wallet), failure: failure))
+                    open: open, tally: Self.tally(of: entry.wallet), failure: failure))
         }
         return results
     }
 
-    static func states(of wallet: Wallet) -> [CoinState] {
-        Array(((try? wallet.coinStates()) ?? [:]).values)
+    static func tally(of wallet: Wallet) -> [CoinState: Int] {
+        ((try? wallet.coinStates()) ?? [:]).values.reduce(into: [:]) { $0[$1, default: 0] += 1 }
     }
 
     private func connect(client: HTTPClient) async throws -> EthereumRPC {

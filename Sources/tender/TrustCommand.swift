@@ -103,10 +103,9 @@ struct TrustModeCommand: ParsableCommand {
 
     func run() throws {
         try guarded {
-            let wallet = try global.openWallet()
-            if let mode {
-                for wallet in try global.host.openWallets() { try wallet.setAcceptanceMode(mode) }
-            }
+            let wallets = try global.host.openWallets()
+            if let mode { for wallet in wallets { try wallet.setAcceptanceMode(mode) } }
+            let wallet = wallets[0]
             let current = try wallet.acceptanceMode()
             let snapshot = try wallet.collateral()
             if output.json {

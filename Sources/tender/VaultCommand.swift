@@ -70,12 +70,11 @@ struct VaultShowCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var chain: ChainOptions
     @OptionGroup var output: OutputOptions
-    @Option(help: "Vault address (default: this wallet's, else the embedded default).")
-    var vault: String?
+    @OptionGroup var vault: VaultOption
 
     func run() async throws {
         try await guarded {
-            let address = try vaultAddress(vault, global)
+            let address = try vault.address(global)
             try await chain.connect { rpc, chainID in
                 let read = try await rpc.vaultCollateral(address)
                 let rows = read.entries.sorted { ($0.issuer, $0.asset) < ($1.issuer, $1.asset) }
@@ -110,8 +109,14 @@ func lockText(_ until: Wei?) -> String {
     return "locked until \(UTCTime.format(seconds))"
 }
 
-/// `--vault`, else the data directory's wallet's, else the embedded default.
-func vaultAddress(_ option: String?, _ global: GlobalOptions) throws -> Address {
-    if let option { return try parseAddress(option, option: "--vault") }
-    return (try? global.openWallet().domain.vault) ?? NodeDefaults.vault
+/// `--vault` for commands about one vault.
+struct VaultOption: ParsableArguments {
+    @Option(help: "Vault address (default: this wallet's, else the embedded default).")
+    var vault: String?
+
+    /// `--vault`, else the data directory's wallet's, else the embedded default.
+    func address(_ global: GlobalOptions) throws -> Address {
+        if let vault { return try parseAddress(vault, option: "--vault") }
+        return (try? global.openWallet().domain.vault) ?? NodeDefaults.vault
+    }
 }

@@ -22,7 +22,7 @@ import Testing
     @Test func thePacerHoldsRequestsToTheRate() async throws {
         let pacer = RequestPacer(requestsPerSecond: 50, burst: 1)
         let start = ContinuousClock.now
-        for _ in 0..<6 { try await pacer.paceForTesting() }
+        for _ in 0..<6 { try await pacer.pace() }
         // Six requests at 50/s with a burst of one: the sixth waits at least 5 × 20 ms.
         #expect(ContinuousClock.now - start >= .milliseconds(95))
     }

@@ -38,9 +38,7 @@ extension SyncEngine {
                 }
                 continue
             }
-            let nonce = max(
-                try wallet.nextNonce(chainID: chain.chainID, sender: chain.sender) ?? 0,
-                try await chain.pendingNonce(), nonceFloor)
+            let nonce = try await nextNonce()
             let signed: (hash: Bytes32, raw: [UInt8])
             do {
                 signed = try await chain.signFraudProof(

@@ -161,6 +161,14 @@ public struct SyncEngine: Sendable {
         return snapshot
     }
 
+    /// The nonce a new transaction of this wallet takes: past every one it recorded, every one
+    /// the chain counts (pending included) and the floor its sibling wallets set.
+    func nextNonce() async throws(NodeError) -> UInt64 {
+        max(
+            try wallet.nextNonce(chainID: chain.chainID, sender: chain.sender) ?? 0,
+            try await chain.pendingNonce(), nonceFloor)
+    }
+
     private func mine() throws(NodeError) -> [RedeemTransactionRecord] {
         try wallet.openRedeems().filter {
             $0.redeem.chainID == chain.chainID && $0.redeem.sender == chain.sender
@@ -243,9 +251,7 @@ public struct SyncEngine: Sendable {
         do { batches = try planner.plan(coins) } catch {
             throw NodeError(.io("\(error)"))
         }
-        var nonce = max(
-            try wallet.nextNonce(chainID: chain.chainID, sender: chain.sender) ?? 0,
-            try await chain.pendingNonce(), nonceFloor)
+        var nonce = try await nextNonce()
         for batch in batches {
             let signed = try await chain.signRedeem(
                 vault: batch.domain.vault, calldata: batch.batch.calldata, nonce: nonce,
