@@ -51,11 +51,25 @@ public struct EVMSettlementChain: SettlementChain {
             gas: estimatedGas + estimatedGas / 4)
     }
 
-    public func send(raw: [UInt8]) async throws(NodeError) {
-        let transaction: SignedTransaction
-        do { transaction = try SignedTransaction(raw: raw) } catch {
-            throw NodeError(.io("a recorded redeem transaction does not decode: \(error)"))
+    public func signReplacement(
+        of raw: [UInt8]
+    ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8]) {
+        let stuck = try Self.decode(raw)
+        let proposed = try await ask { () throws(EVMError) in try await rpc.proposeFees(feePolicy) }
+        do {
+            let signed = try stuck.transaction.replacement(proposed: proposed).signed(with: key)
+            return (signed.hash, signed.raw)
+        } catch { throw NodeError(.key("signing a replacement: \(error)")) }
+    }
+
+    public func minedNonce() async throws(NodeError) -> UInt64 {
+        try await ask { () throws(EVMError) in
+            try await rpc.transactionCount(of: sender, at: .latest)
         }
+    }
+
+    public func send(raw: [UInt8]) async throws(NodeError) {
+        let transaction = try Self.decode(raw)
         do { try await rpc.sendRawTransaction(transaction) } catch {
             // Sent before (this is a resend after a restart or a reorg): not an error.
             if case .rpc(_, let message, _) = error, Self.alreadySent(message) { return }
@@ -98,6 +112,13 @@ public struct EVMSettlementChain: SettlementChain {
         return CollateralSnapshot(
             block: read.block, takenAt: now, collateral: collateral,
             lockedUntil: read.lockedUntil.mapValues { UInt64(exactly: $0) ?? .max })
+    }
+
+    /// A transaction the wallet recorded, as signed.
+    static func decode(_ raw: [UInt8]) throws(NodeError) -> SignedTransaction {
+        do { return try SignedTransaction(raw: raw) } catch {
+            throw NodeError(.io("a recorded transaction does not decode: \(error)"))
+        }
     }
 
     /// What nodes answer a transaction they already have, or have mined (geth's words).

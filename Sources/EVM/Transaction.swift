@@ -37,6 +37,16 @@ public struct Transaction: Sendable, Hashable {
         Fees(maxPriorityFeePerGas: maxPriorityFeePerGas, maxFeePerGas: maxFeePerGas)
     }
 
+    /// The same transaction (same nonce) with fees a node accepts in its place: each field at
+    /// least 10 % above this one's and at least `proposed`'s, the cap never below the tip.
+    public func replacement(proposed: Fees) -> Transaction {
+        var replacement = self
+        let fees = self.fees.bumped.atLeast(proposed)
+        replacement.maxPriorityFeePerGas = fees.maxPriorityFeePerGas
+        replacement.maxFeePerGas = Swift.max(fees.maxFeePerGas, fees.maxPriorityFeePerGas)
+        return replacement
+    }
+
     /// The nine payload fields in EIP-1559's order.
     var fields: [RLP] {
         [

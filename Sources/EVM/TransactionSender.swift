@@ -93,11 +93,9 @@ public actor TransactionSender {
     /// The same transaction (same nonce) with fees a node accepts in its place: each field
     /// at least 10 % above the stuck one's, and at least what the policy proposes now.
     public func replace(_ stuck: SignedTransaction) async throws -> SignedTransaction {
-        var transaction = stuck.transaction
-        let fees = stuck.transaction.fees.bumped.atLeast(try await rpc.proposeFees(feePolicy))
-        transaction.maxPriorityFeePerGas = fees.maxPriorityFeePerGas
-        transaction.maxFeePerGas = max(fees.maxFeePerGas, fees.maxPriorityFeePerGas)
-        let replacement = try transaction.signed(with: key)
+        let replacement = try stuck.transaction.replacement(
+            proposed: try await rpc.proposeFees(feePolicy)
+        ).signed(with: key)
         try await rpc.sendRawTransaction(replacement)
         return replacement
     }

@@ -229,6 +229,11 @@ enum Schema {
                     ) STRICT;
                     """)
         }
+        // A fraud proof's nonce, to tell a stuck proof (replaced with higher fees) from one
+        // whose nonce another transaction took.
+        migrator.registerMigration("v8: fraud proof nonces") { db in
+            try db.execute(sql: "ALTER TABLE fraud_proofs ADD COLUMN nonce INTEGER")
+        }
         return migrator
     }
 }

@@ -9,6 +9,10 @@ public struct FraudProofRecord: Sendable, Equatable {
     public let hash: Bytes32
     public let raw: [UInt8]
     public let state: State
+    /// Its nonce (nil for a proof recorded before nonces were kept, or proven by another).
+    public let nonce: UInt64?
+    /// When it was signed (or found proven).
+    public let signedAt: UInt64
 }
 
 extension WalletDatabase {
@@ -22,14 +26,18 @@ extension WalletDatabase {
                 }
                 records[coin] = FraudProofRecord(
                     coin: coin, hash: try row.decode(Bytes32.self, forColumn: "hash"),
-                    raw: Array(try row.decode(Data.self, forColumn: "raw")), state: state)
+                    raw: Array(try row.decode(Data.self, forColumn: "raw")), state: state,
+                    nonce: try row.decode(Int64?.self, forColumn: "nonce").map {
+                        UInt64(clamping: $0)
+                    }, signedAt: try row.seconds("updated_at"))
             }
             return records
         }
     }
 
     /// Records a signed fraud proof before it is sent, and its nonce as used (one
-    /// transaction): a restart sends these bytes again, and no redeem takes the nonce.
+    /// transaction): a restart sends these bytes again, and no redeem takes the nonce. A
+    /// replacement (same nonce, higher fees) takes the place of the proof it replaces.
     public func recordFraudProof(
         coin: CoinID, hash: Bytes32, raw: [UInt8], chainID: UInt64, sender: Address,
         nonce: UInt64, now: UInt64
@@ -37,9 +45,9 @@ extension WalletDatabase {
         try transaction { db in
             try db.execute(
                 sql: """
-                    INSERT OR REPLACE INTO fraud_proofs(coin, hash, raw, state, updated_at)
-                    VALUES (?, ?, ?, 'sent', ?)
-                    """, arguments: [coin, hash, Data(raw), now.column])
+                    INSERT OR REPLACE INTO fraud_proofs(coin, hash, raw, state, nonce, updated_at)
+                    VALUES (?, ?, ?, 'sent', ?, ?)
+                    """, arguments: [coin, hash, Data(raw), Int64(clamping: nonce), now.column])
             try Self.useNonce(db, nonce, chainID: chainID, sender: sender)
         }
     }
@@ -56,7 +64,8 @@ extension WalletDatabase {
         }
     }
 
-    /// A sent proof the vault refused (its transaction reverted): forgotten, tried no more.
+    /// A sent proof the vault refused (its transaction reverted), or whose nonce another
+    /// transaction took: forgotten (a dropped one is signed anew by the next pass).
     public func forgetFraudProof(_ coin: CoinID) throws {
         try transaction { db in
             try db.execute(sql: "DELETE FROM fraud_proofs WHERE coin = ?", arguments: [coin])

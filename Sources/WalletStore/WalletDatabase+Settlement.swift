@@ -22,6 +22,8 @@ public struct RedeemTransactionRecord: Sendable, Equatable {
     public let state: RedeemTransactionState
     public let blockNumber: UInt64?
     public let blockHash: Bytes32?
+    /// When it was signed (a replacement: when the replacement was).
+    public let signedAt: UInt64
 
     public var hash: Bytes32 { redeem.hash }
     public var nonce: UInt64 { redeem.nonce }
@@ -211,6 +213,27 @@ extension WalletDatabase {
         }
     }
 
+    /// The transactions `record` replaced (same chain, sender and nonce), newest first: one
+    /// of them may be mined in its place.
+    public func replacedRedeems(
+        of record: RedeemTransactionRecord
+    ) throws -> [RedeemTransactionRecord] {
+        try read { db in
+            try Bytes32.fetchAll(
+                db,
+                sql: """
+                    SELECT hash FROM redeem_transactions WHERE chain_id = ? AND sender = ?
+                        AND nonce = ? AND state = 'replaced' AND hash != ?
+                        ORDER BY created_at DESC, rowid DESC
+                    """,
+                arguments: [
+                    Int64(clamping: record.redeem.chainID), record.redeem.sender,
+                    Int64(clamping: record.nonce), record.hash,
+                ]
+            ).compactMap { try Self.redeemTransaction(db, $0) }
+        }
+    }
+
     public func redeemTransaction(_ hash: Bytes32) throws -> RedeemTransactionRecord? {
         try read { db in try Self.redeemTransaction(db, hash) }
     }
@@ -289,6 +312,7 @@ extension WalletDatabase {
             redeem: redeem, state: try row.decode(RedeemTransactionState.self, forColumn: "state"),
             blockNumber: try row.decode(Int64?.self, forColumn: "block_number").map {
                 UInt64(clamping: $0)
-            }, blockHash: try row.decode(Bytes32?.self, forColumn: "block_hash"))
+            }, blockHash: try row.decode(Bytes32?.self, forColumn: "block_hash"),
+            signedAt: try row.seconds("created_at"))
     }
 }

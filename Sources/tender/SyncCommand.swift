@@ -46,6 +46,10 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(help: "Seconds between passes.") var interval: Double = 2
     @Option(help: "Without --once or --watch: stop waiting for confirmations after this long.")
     var timeout: Double = 300
+    @Option(
+        name: .customLong("replace-after"),
+        help: "Seconds a transaction may wait for a block before it is replaced with higher fees.")
+    var replaceAfter: UInt64 = 180
 
     func validate() throws {
         guard !(once && watch) else { throw ValidationError("choose --once or --watch") }
@@ -135,7 +139,7 @@ struct SyncCommand: AsyncParsableCommand {
                 group.addTask {
                     await chain.run(
                         key: key, client: client, clock: clock, passes: passes, pause: pause,
-                        log: log, labelled: labelled)
+                        replaceAfter: replaceAfter, log: log, labelled: labelled)
                 }
             }
             var results: [ChainSettlement.Result] = []
@@ -205,7 +209,7 @@ struct ChainSettlement: Sendable {
     /// wallet; a failure is this chain's result, not the other chains'.
     func run(
         key: PrivateKey, client: HTTPClient, clock: any WallClock, passes: Int, pause: Duration,
-        log: SyncLog, labelled: Bool
+        replaceAfter: UInt64, log: SyncLog, labelled: Bool
     ) async -> [Result] {
         let connected: EthereumRPC
         do { connected = try await connect(client: client) } catch {
@@ -224,6 +228,7 @@ struct ChainSettlement: Sendable {
                     wallet: entry.wallet,
                     chain: EVMSettlementChain(rpc: connected, chainID: chainID, key: key),
                     clock: clock, confirmations: entry.confirmations)
+                engine.replaceAfter = replaceAfter
                 let sender = Address(publicKey: key.publicKey)
                 engine.nonceFloor =
                     try wallets.map { sibling throws(NodeError) in
@@ -286,6 +291,12 @@ final class SyncLog: Sendable {
             line = "\(resent ? "sent again" : "sent") \(tx.hex) (\(coins) coins)"
         case .mined(let tx, let block): line = "mined \(tx.hex) in block \(block)"
         case .reorged(let tx): line = "reorg: \(tx.hex) left the chain; it is sent again"
+        case .replaced(let tx, let replacement):
+            line =
+                "\(tx.hex) waited too long for a block: replaced by \(replacement.hex) (higher fees)"
+        case .dropped(let tx, let coins):
+            line =
+                "\(tx.hex) will never be mined (another transaction of this key took its nonce)\(coins > 0 ? "; its \(coins) coins wait for the next batch" : "")"
         case .reverted(let tx, let coins):
             line = "reverted: \(tx.hex); its \(coins) coins wait for the next batch"
         case .settled(let tx, let redeemed, let conflicted, let expired, let retry):

@@ -137,7 +137,7 @@ actor ScriptedChain: SettlementChain {
 
     func failSends(_ count: Int) { failing = count }
 
-    func pendingNonce() async throws(NodeError) -> UInt64 { 0 }
+    func pendingNonce() async throws(NodeError) -> UInt64 { minedCount }
 
     func signRedeem(
         vault: Address, calldata: [UInt8], nonce: UInt64, estimatedGas: UInt64
@@ -145,6 +145,23 @@ actor ScriptedChain: SettlementChain {
         signed += 1
         let raw = [0x02] + withUnsafeBytes(of: nonce.bigEndian, Array.init) + calldata
         return (try! Bytes32(Keccak256.hash(raw)), raw)
+    }
+
+    /// What `minedNonce()` answers; set by a test (another transaction took a nonce).
+    private(set) var minedCount: UInt64 = 0
+    private(set) var replacements = 0
+
+    func takeNonces(upTo next: UInt64) { minedCount = next }
+
+    func minedNonce() async throws(NodeError) -> UInt64 { minedCount }
+
+    /// The same bytes with a bump counter appended: a new hash, the nonce kept.
+    func signReplacement(
+        of raw: [UInt8]
+    ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8]) {
+        replacements += 1
+        let replacement = raw + [0xFE, UInt8(truncatingIfNeeded: replacements)]
+        return (try! Bytes32(Keccak256.hash(replacement)), replacement)
     }
 
     func send(raw: [UInt8]) async throws(NodeError) {

@@ -16,6 +16,11 @@ public protocol SettlementChain: Sendable {
     func signRedeem(
         vault: Address, calldata: [UInt8], nonce: UInt64, estimatedGas: UInt64
     ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8])
+    /// The transaction signed as `raw` again (same nonce, call and gas) with fees a node takes
+    /// in its place: each at least 10 % above the old ones and at least what the chain asks now.
+    func signReplacement(of raw: [UInt8]) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8])
+    /// Transactions of `sender` in blocks (the next nonce the chain would mine).
+    func minedNonce() async throws(NodeError) -> UInt64
     /// Sends raw bytes; sending a transaction the chain already has is not an error.
     func send(raw: [UInt8]) async throws(NodeError)
     /// The receipt, or nil while the transaction is not in a block.

@@ -14,6 +14,8 @@ extension SyncEngine {
             records[$0.coin]?.state != .proven
         }
         guard !open.isEmpty else { return }
+        // Read before the receipts (see `unmined`).
+        let minedNonce = try await chain.minedNonce()
         let proven = try await chain.provenFrauds(
             vault: wallet.domain.vault, coins: open.map(\.coin))
         let now = clock.now()
@@ -34,7 +36,7 @@ extension SyncEngine {
                         events(.fraudProofRefused(coin: evidence.coin, reason: "reverted"))
                     }
                 } else {
-                    try await chain.send(raw: record.raw)
+                    try await unmined(record, minedNonce: minedNonce, now: now, events: events)
                 }
                 continue
             }
@@ -55,5 +57,33 @@ extension SyncEngine {
             try await chain.send(raw: signed.raw)
             events(.fraudProofSent(coin: evidence.coin, tx: signed.hash))
         }
+    }
+
+    /// A sent proof in no block: dropped when another transaction took its nonce (the next
+    /// pass signs it anew), replaced with higher fees when stuck, else sent again. A replaced
+    /// proof mined after all is seen by `provenFrauds`, which reads the vault, not a hash.
+    private func unmined(
+        _ record: FraudProofRecord, minedNonce: UInt64, now: UInt64,
+        events: @Sendable (Event) -> Void
+    ) async throws(NodeError) {
+        guard let nonce = record.nonce else {
+            try await chain.send(raw: record.raw)
+            return
+        }
+        if minedNonce > nonce {
+            try wallet.forgetFraudProof(record.coin)
+            events(.dropped(tx: record.hash, coins: 0))
+            return
+        }
+        guard stuck(since: record.signedAt, now: now) else {
+            try await chain.send(raw: record.raw)
+            return
+        }
+        let signed = try await chain.signReplacement(of: record.raw)
+        try wallet.recordFraudProof(
+            coin: record.coin, hash: signed.hash, raw: signed.raw, chainID: chain.chainID,
+            sender: chain.sender, nonce: nonce, now: now)
+        events(.replaced(tx: record.hash, by: signed.hash))
+        try await chain.send(raw: signed.raw)
     }
 }

@@ -22,6 +22,9 @@ public struct SyncEngine: Sendable {
     public var nonceFloor: UInt64 = 0
     /// How long to wait after a pass that failed on the way to the chain.
     public var backoff = Backoff()
+    /// Seconds a signed transaction may stay out of every block before it is replaced by one
+    /// with the same nonce and higher fees (stuck under a rising base fee, or a low tip).
+    public var replaceAfter: UInt64 = 180
 
     public init(
         wallet: Wallet, chain: any SettlementChain, clock: any WallClock,
@@ -42,6 +45,11 @@ public struct SyncEngine: Sendable {
         case sent(tx: Bytes32, coins: Int, resent: Bool)
         case mined(tx: Bytes32, block: UInt64)
         case reorged(tx: Bytes32)
+        /// Unmined for `replaceAfter`: `by` (same nonce, higher fees) takes its place.
+        case replaced(tx: Bytes32, by: Bytes32)
+        /// Another transaction of this key took its nonce: it will never be mined; its coins
+        /// (none for a fraud proof) wait for the next batch.
+        case dropped(tx: Bytes32, coins: Int)
         case reverted(tx: Bytes32, coins: Int)
         case settled(tx: Bytes32, redeemed: Int, conflicted: Int, expired: Int, retry: Int)
         case doubleSpend(RedeemOutcome.DoubleSpend)
@@ -175,18 +183,23 @@ public struct SyncEngine: Sendable {
         }
     }
 
-    /// Sends a signed transaction again if it is not in a block; moves it along if it is.
+    /// Moves a transaction along if it is in a block; if not, sees to it (`unmined`).
     private func watch(
         _ record: RedeemTransactionRecord, events: @Sendable (Event) -> Void
     ) async throws(NodeError) {
         let now = clock.now()
+        // Read before the receipts: a nonce the chain counts as mined with none of this
+        // nonce's transactions in a block went to another transaction.
+        let minedNonce = record.state == .signed ? try await chain.minedNonce() : nil
         guard let receipt = try await chain.receipt(of: record.hash) else {
-            if record.state == .mined {
+            guard let minedNonce else {
                 try wallet.redeemReorged(record.hash, now: now)
                 events(.reorged(tx: record.hash))
+                try await chain.send(raw: record.raw)
+                events(.sent(tx: record.hash, coins: record.coins.count, resent: true))
+                return
             }
-            try await chain.send(raw: record.raw)
-            events(.sent(tx: record.hash, coins: record.coins.count, resent: true))
+            try await unmined(record, minedNonce: minedNonce, now: now, events: events)
             return
         }
         if record.state == .signed || record.blockHash != receipt.blockHash {
@@ -225,6 +238,53 @@ public struct SyncEngine: Sendable {
                 expired: counts.filter { $0 == .expired }.count,
                 retry: counts.filter { $0 == .retry }.count))
         for doubleSpend in outcome.doubleSpends { events(.doubleSpend(doubleSpend)) }
+    }
+
+    /// A signed redeem in no block: a transaction it replaced may be mined instead; its nonce
+    /// taken by another transaction of this key drops it (its coins go to the next batch);
+    /// unmined for `replaceAfter` it is replaced with higher fees, else sent again as it is.
+    private func unmined(
+        _ record: RedeemTransactionRecord, minedNonce: UInt64, now: UInt64,
+        events: @Sendable (Event) -> Void
+    ) async throws(NodeError) {
+        let earlier = try wallet.replacedRedeems(of: record)
+        for replaced in earlier {
+            if let receipt = try await chain.receipt(of: replaced.hash) {
+                try wallet.redeemMined(
+                    replaced.hash, block: receipt.blockNumber, hash: receipt.blockHash, now: now)
+                events(.mined(tx: replaced.hash, block: receipt.blockNumber))
+                return
+            }
+        }
+        if minedNonce > record.nonce {
+            try wallet.redeemFailed(record.hash, now: now)
+            events(.dropped(tx: record.hash, coins: record.coins.count))
+            return
+        }
+        // The newest of the nonce's transactions pays the most (back to `signed` after a
+        // reorg, an older one may be the record): the bump starts from it.
+        let newest = earlier.first.flatMap { $0.signedAt > record.signedAt ? $0 : nil } ?? record
+        guard stuck(since: newest.signedAt, now: now) else {
+            try await chain.send(raw: record.raw)
+            events(.sent(tx: record.hash, coins: record.coins.count, resent: true))
+            return
+        }
+        let signed = try await chain.signReplacement(of: newest.raw)
+        let replacement = SignedRedeem(
+            hash: signed.hash, chainID: record.redeem.chainID, vault: record.redeem.vault,
+            sender: record.redeem.sender, nonce: record.nonce, raw: signed.raw,
+            coins: record.coins)
+        // Recorded first, as every transaction: a restart sends the replacement again.
+        try wallet.recordReplacement(of: record.hash, by: replacement, now: now)
+        events(.replaced(tx: record.hash, by: signed.hash))
+        try await chain.send(raw: signed.raw)
+        events(.sent(tx: signed.hash, coins: record.coins.count, resent: false))
+    }
+
+    /// Whether a transaction signed at `signedAt` has waited for a block for `replaceAfter`.
+    func stuck(since signedAt: UInt64, now: UInt64) -> Bool {
+        let (due, overflow) = signedAt.addingReportingOverflow(replaceAfter)
+        return !overflow && now >= due
     }
 
     /// A coin's final state from the vault's word (Docs/VAULT.md, "Outcomes").

@@ -25,6 +25,24 @@ extension Wallet {
         try storing { try store.openRedeems() }
     }
 
+    public func redeemTransaction(_ hash: Bytes32) throws(NodeError) -> RedeemTransactionRecord? {
+        try storing { try store.redeemTransaction(hash) }
+    }
+
+    /// Records `redeem` in place of the unmined `old` (same nonce and coins, higher fees).
+    public func recordReplacement(
+        of old: Bytes32, by redeem: SignedRedeem, now: UInt64
+    ) throws(NodeError) {
+        try storing { try store.recordReplacement(of: old, by: redeem, now: now) }
+    }
+
+    /// The transactions `record` replaced, newest first.
+    public func replacedRedeems(
+        of record: RedeemTransactionRecord
+    ) throws(NodeError) -> [RedeemTransactionRecord] {
+        try storing { try store.replacedRedeems(of: record) }
+    }
+
     public func nextNonce(chainID: UInt64, sender: Address) throws(NodeError) -> UInt64? {
         try storing { try store.nextNonce(chainID: chainID, sender: sender) }
     }
