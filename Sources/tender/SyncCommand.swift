@@ -25,8 +25,10 @@ struct SyncCommand: AsyncParsableCommand {
             same transaction again rather than a second one. Each coin ends redeemed, \
             conflicted (the vault saw it spent elsewhere: a double spend), expired, or queued \
             for the next batch. A pass that cannot reach the chain is tried again after a \
-            backoff with jitter. Without --once or --watch, sync runs until every batch it \
-            sent is settled (or --timeout).
+            backoff with jitter. A transaction out of every block for --replace-after \
+            seconds is replaced by one with the same nonce and higher fees. On a terminal, a \
+            bar shows the coins settled. Without --once or --watch, sync runs until every \
+            batch it sent is settled (or --timeout).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -67,15 +69,25 @@ struct SyncCommand: AsyncParsableCommand {
             let key = try global.keys.walletKey()
             let client = EthereumRPC.makeHTTPClient()
             let results: [ChainSettlement.Result]
-            let log = SyncLog(quiet: output.json)
+            let log: SyncLog
             do {
                 let plan = try await plan(wallets, client: client)
+                // The coins this run settles: those held unspent and those already in redeems.
+                let toSettle = plan.flatMap(\.wallets).reduce(0) {
+                    let tally = ChainSettlement.tally(of: $1.wallet)
+                    return $0 + (tally[.unspent] ?? 0) + (tally[.redeeming] ?? 0)
+                }
+                log = SyncLog(
+                    quiet: output.json,
+                    progress: output.json
+                        ? nil : ProgressBar(total: toSettle, unit: "coins settled"))
                 results = await settle(plan, key: key, client: client, log: log)
             } catch {
                 try? await client.shutdown()
                 throw error
             }
             try? await client.shutdown()
+            log.finish()
             try report(results, log: log)
             if let failure = results.compactMap(\.failure).first { throw failure }
         }
@@ -271,14 +283,21 @@ struct ChainSettlement: Sendable {
     }
 }
 
-/// Progress lines as the engine reports them (kept for --json).
+/// Progress lines as the engine reports them (kept for --json), and the bar of coins settled
+/// (on a terminal).
 final class SyncLog: Sendable {
     private let quiet: Bool
+    private let progress: ProgressBar?
     private let kept = Mutex<[String]>([])
 
-    init(quiet: Bool) { self.quiet = quiet }
+    init(quiet: Bool, progress: ProgressBar? = nil) {
+        self.quiet = quiet
+        self.progress = progress
+    }
 
     var lines: [String] { kept.withLock { $0 } }
+
+    func finish() { progress?.finish() }
 
     func take(_ event: SyncEngine.Event, prefix: String = "") {
         let line: String
@@ -324,7 +343,15 @@ final class SyncLog: Sendable {
             line = "could not reach the chain (\(reason)); trying again in \(wait.roundedSeconds) s"
         }
         kept.withLock { $0.append(prefix + line) }
-        if !quiet { say(prefix + line) }
+        if quiet { return }
+        guard let progress else { return say(prefix + line) }
+        progress.print(prefix + line)
+        switch event {
+        case .settled(_, let redeemed, let conflicted, let expired, _):
+            progress.advance(by: redeemed + conflicted + expired)
+        case .expired(let coins): progress.advance(by: coins)
+        default: break
+        }
     }
 }
 

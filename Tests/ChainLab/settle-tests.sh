@@ -9,6 +9,8 @@
 #     vault records the double spend naming Alice; a kill -9 right after a redeem is recorded
 #     and again right after it is sent, then a plain sync: nothing redeemed twice;
 #  5. faults: the chain unreachable (exit 74), a chain of another id (exit 64), nothing changed;
+#     an error answer to Bob's redeem (it reached the chain), then a garbage receipt and an HTML
+#     answer (a proxy spoils them, exit 74): the wallet unchanged, the next sync settles it;
 #  6. web3.py reads the vault's events and collateral and agrees with every figure;
 #  7. two chains in one sync: Carol is paid on a second chain (another vault, chain id 31338),
 #     refused until she lists it (`tender chain add`, a dead endpoint first), then one
@@ -103,6 +105,34 @@ status=0; t sync --data-dir "$work/carol" --rpc "http://127.0.0.1:$other" --once
 [ "$status" = 64 ] || fail "wrong chain id: exit $status, expected 64"
 [ "$(t balance --data-dir "$work/carol" --json)" = "$before" ] || fail "a failed sync changed Carol's wallet"
 
+step "faults mid-sync: Bob through a proxy that spoils some answers (errors, garbage, HTML)"
+# Starts the proxy in front of the chain with these spoils; sets $spoiling to its URL.
+spoil() {
+    "$python" Tests/ChainLab/garbling_proxy.py --upstream "$rpc" "$@" >"$work/proxy.port" &
+    proxy=$!
+    for _ in $(seq 50); do [ -s "$work/proxy.port" ] && break; sleep 0.1; done
+    spoiling="http://127.0.0.1:$(cat "$work/proxy.port")"
+}
+unspoil() { kill "$proxy"; wait "$proxy" 2>/dev/null || true; rm -f "$work/proxy.port"; }
+# The redeem reaches the chain, but its sender is answered an error: it stays recorded.
+spoil --spoil eth_sendRawTransaction=error
+status=0; t sync --data-dir "$work/bob" --rpc "$spoiling" --once 2>"$work/err" || status=$?
+unspoil
+[ "$status" = 74 ] || fail "an error answer to a send: exit $status, expected 74"
+grep -q "spoiled by the proxy" "$work/err" || fail "the RPC error was not named: $(cat "$work/err")"
+bob_before=$(t balance --data-dir "$work/bob" --json)
+spoil --spoil eth_getTransactionReceipt=garbage
+status=0; t sync --data-dir "$work/bob" --rpc "$spoiling" --once 2>"$work/err" || status=$?
+unspoil
+[ "$status" = 74 ] || fail "a garbage receipt: exit $status, expected 74"
+grep -q "not-a-number" "$work/err" || fail "the garbage was not named: $(cat "$work/err")"
+spoil --spoil eth_chainId=html
+status=0; t sync --data-dir "$work/bob" --rpc "$spoiling" --once 2>"$work/err" || status=$?
+unspoil
+[ "$status" = 74 ] || fail "an HTML answer: exit $status, expected 74"
+cat "$work/err"
+[ "$(t balance --data-dir "$work/bob" --json)" = "$bob_before" ] || fail "garbage changed Bob's wallet"
+
 step "sync: Carol killed after recording, then after sending; Bob; Dave"
 status=0; TENDER_CRASH_AT=sync.recorded t sync --data-dir "$work/carol" --rpc "$rpc" --once || status=$?
 [ "$status" = 137 ] || fail "the crash point sync.recorded was not hit (exit $status)"
@@ -111,7 +141,11 @@ status=0; TENDER_CRASH_AT=sync.sent t sync --data-dir "$work/carol" --rpc "$rpc"
 carol_summary=$(t sync --data-dir "$work/carol" --rpc "$rpc" --confirmations 1 --json)
 echo "$carol_summary" | json '["events"]'
 [ "$(echo "$carol_summary" | json '["coins"]["redeemed"]')" = 2 ] || fail "Carol: $carol_summary"
-t sync --data-dir "$work/bob" --rpc "$rpc" --confirmations 1
+# On a terminal (script(1) gives it one), sync draws a bar of the coins settled.
+script -qec "'$tender' sync --data-dir '$work/bob' --rpc '$rpc' --confirmations 1" /dev/null \
+    >"$work/bob-tty" || fail "Bob's sync on a terminal failed: $(cat -v "$work/bob-tty")"
+cat -v "$work/bob-tty"
+grep -q "100 % 1/1 coins settled" "$work/bob-tty" || fail "no progress bar: $(cat -v "$work/bob-tty")"
 dave_summary=$(t sync --data-dir "$work/dave" --rpc "$rpc" --confirmations 1 --json)
 echo "$dave_summary" | json '["events"]'
 [ "$(echo "$dave_summary" | json '["coins"]["conflicted"]')" = 1 ] || fail "Dave: $dave_summary"
