@@ -79,7 +79,7 @@ extension SettlementOnChainTests {
     /// it is and as it underprices redeems.
     func bobHoldingTwoCoins() async throws -> (
         vault: Address, wallet: Wallet, coins: [CoinID], real: EVMSettlementChain,
-        stingy: UnderpricedRedeems
+        faulty: FaultyRedeems
     ) {
         let (vault, issuerSender) = try await fundedVault(collateral: 1_000_000 * .gwei)
         let bobKey = PrivateKey.generate()
@@ -91,7 +91,28 @@ extension SettlementOnChainTests {
             count: 2, of: 2_000_000_000, by: bobKey,
             in: Domain(chainID: DevChain.chainID, vault: vault), clock: SystemClock())
         let real = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: bobKey)
-        return (vault, wallet, coins, real, UnderpricedRedeems(real: real, rpc: rpc, key: bobKey))
+        return (vault, wallet, coins, real, FaultyRedeems(real: real, rpc: rpc, key: bobKey))
+    }
+
+    /// A batch that runs out of gas is mined and reverted: its coins come back and go out in
+    /// the next batch, with the next nonce, and are redeemed once.
+    @Test func aRevertedBatchGivesItsCoinsToTheNext() async throws {
+        var (vault, wallet, coins, real, starved) = try await bobHoldingTwoCoins()
+        starved.fault = .outOfGas
+        let clock = SystemClock()
+        let first = SyncEngine(wallet: wallet, chain: starved, clock: clock, confirmations: 1)
+        #expect(try await first.pass() == 1)
+        let reverted = try #require(try wallet.openRedeems().first)
+        #expect(try await rpc.transactionReceipt(reverted.hash)?.succeeded == false)
+
+        let engine = SyncEngine(wallet: wallet, chain: real, clock: clock, confirmations: 1)
+        let seen = Seen()
+        #expect(try await engine.pass { seen.add($0) } == 1)
+        #expect(seen.events.contains(.reverted(tx: reverted.hash, coins: 2)))
+        let next = try #require(try wallet.openRedeems().first)
+        #expect(next.nonce == reverted.nonce + 1 && Set(next.coins) == Set(coins))
+        #expect(try await engine.run(passes: 20, pause: .milliseconds(100)) == 0)
+        #expect(try await redeemedOnce(coins, in: wallet, vault: vault))
     }
 
     /// Every coin of `coins` redeemed in the wallet, and named by exactly one of the vault's
@@ -107,13 +128,15 @@ extension SettlementOnChainTests {
     }
 }
 
-/// The real chain, except that redeems are signed with a fee cap one wei below the next
-/// block's base fee (as if the base fee rose right after they were signed): they wait in the
-/// pool until replaced.
-struct UnderpricedRedeems: SettlementChain {
+/// The real chain, except that redeems are signed wrong in one way: with a fee cap one wei
+/// below the next block's base fee (as if the base fee rose right after they were signed:
+/// they wait in the pool until replaced), or with too little gas (mined, and reverted).
+struct FaultyRedeems: SettlementChain {
+    enum Fault { case underpriced, outOfGas }
     let real: EVMSettlementChain
     let rpc: EthereumRPC
     let key: PrivateKey
+    var fault = Fault.underpriced
 
     var chainID: UInt64 { real.chainID }
     var sender: Address { real.sender }
@@ -125,8 +148,11 @@ struct UnderpricedRedeems: SettlementChain {
             let baseFee = try await rpc.feeHistory(blocks: 1).baseFeePerGas.last ?? 1
             let signed = try Transaction(
                 chainID: chainID, nonce: nonce,
-                fees: Fees(maxPriorityFeePerGas: 0, maxFeePerGas: baseFee - 1),
-                gas: estimatedGas * 2, to: vault, data: calldata
+                fees: fault == .underpriced
+                    ? Fees(maxPriorityFeePerGas: 0, maxFeePerGas: baseFee - 1)
+                    : Fees(maxPriorityFeePerGas: .gwei, maxFeePerGas: 2 * baseFee + .gwei),
+                gas: fault == .underpriced ? estimatedGas * 2 : estimatedGas / 3, to: vault,
+                data: calldata
             ).signed(with: key)
             return (signed.hash, signed.raw)
         } catch { throw NodeError(.io("\(error)")) }
