@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C system libraries (apt packages named as providers; pkg-config finds their flags).
@@ -132,7 +135,10 @@ let package = Package(
         // followed to their receipts.
         .target(
             name: "ChainSync",
-            dependencies: ["Codecs", "EVM", "NodeKit", "Secp256k1", "Settlement", "Tender"],
+            dependencies: [
+                "Codecs", "EVM", "NodeKit", "Secp256k1", "Settlement", "Tender",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: strict),
         // The EVM client: RLP, EIP-1559 transactions, JSON-RPC over HTTP, fees, nonces, receipts
         // and reorgs, the vault's ABI (Docs/EVM.md).
@@ -144,6 +150,17 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict),
+        // The node's local HTTP API (Hummingbird): token authentication, status, balances,
+        // requests, payments, evidence, sync, and payments as Server-Sent Events
+        // (Docs/OPERATIONS.md).
+        .target(
+            name: "NodeAPI",
+            dependencies: [
+                "NodeKit", "Tender", "PaymentCodes",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
         // Payments over QR codes: the payment as an animated code, the receipt read by a camera.
         .target(
             name: "QRTransport", dependencies: ["NodeKit", "QR", "Scanning", "Camera"],
@@ -153,9 +170,12 @@ let package = Package(
             dependencies: [
                 "NodeKit", "NodeHost", "DevTools", "QRTransport", "Bluetooth", "BlueZ", "Noise",
                 "Tender", "Keystore", "QR", "ChainSync", "EVM", "Settlement", "Secp256k1",
-                "Printing", "PaymentCodes", "Scanning", "Camera",
+                "Printing", "PaymentCodes", "Scanning", "Camera", "NodeAPI", "Posix",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
         // libFuzzer targets for every decoder of untrusted bytes. A normal build makes a runner
         // that replays inputs (regressions); Scripts/fuzz.sh builds it with -sanitize=fuzzer.

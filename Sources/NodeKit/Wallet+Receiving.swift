@@ -53,7 +53,7 @@ extension Wallet {
     }
 
     /// This wallet's own request with `id`, when it issued one.
-    private func ownRequest(_ id: Bytes32) throws(NodeError) -> PaymentRequest? {
+    public func ownRequest(_ id: Bytes32) throws(NodeError) -> PaymentRequest? {
         guard let stored = try storing({ try store.request(id) }) else { return nil }
         do {
             return try PaymentRequest(

@@ -115,26 +115,14 @@ struct SyncCommand: AsyncParsableCommand {
                     ))
             }
         }
-        var byChain: [UInt64: ChainSettlement] = [:]
-        for wallet in chosen {
-            let listed = registry.entry(for: wallet.domain)
-            let home = wallet.domain == wallets[0].domain
-            guard listed != nil || home || rpc != nil else {
-                say(
-                    "chain \(wallet.domain.chainID), vault \(wallet.domain.vault) is not in the chain registry: its coins wait (tender chain add)"
-                )
-                continue
-            }
-            let endpoints = rpc.map { [$0] } ?? listed?.endpoints ?? [NodeDefaults.rpc]
-            let depth = confirmations ?? listed?.confirmations ?? ChainEntry.defaultConfirmations
-            byChain[
-                wallet.domain.chainID,
-                default: ChainSettlement(
-                    chainID: wallet.domain.chainID, endpoints: endpoints,
-                    rateLimit: rpc == nil ? listed?.rateLimit : nil)
-            ].wallets.append((wallet, depth))
+        return ChainSettlement.plan(
+            chosen, home: wallets[0].domain, registry: registry, rpc: rpc,
+            confirmations: confirmations, homeEndpoint: NodeDefaults.rpc
+        ) { domain in
+            say(
+                "chain \(domain.chainID), vault \(domain.vault) is not in the chain registry: its coins wait (tender chain add)"
+            )
         }
-        return byChain.keys.sorted().map { byChain[$0]! }
     }
 
     /// Every chain side by side; each chain's wallets one after the other (one key, one
@@ -148,10 +136,12 @@ struct SyncCommand: AsyncParsableCommand {
         let labelled = plan.count > 1 || plan.contains { $0.wallets.count > 1 }
         return await withTaskGroup(of: [ChainSettlement.Result].self) { group in
             for chain in plan {
+                let prefix = labelled ? "chain \(chain.chainID): " : ""
                 group.addTask {
                     await chain.run(
                         key: key, client: client, clock: clock, passes: passes, pause: pause,
-                        replaceAfter: replaceAfter, log: log, labelled: labelled)
+                        replaceAfter: replaceAfter
+                    ) { log.take($0, prefix: prefix) }
                 }
             }
             var results: [ChainSettlement.Result] = []
@@ -194,95 +184,6 @@ struct SyncCommand: AsyncParsableCommand {
     }
 }
 
-/// The wallets of one chain and where to reach it.
-struct ChainSettlement: Sendable {
-    let chainID: UInt64
-    let endpoints: [String]
-    let rateLimit: Double?
-    var wallets: [(wallet: Wallet, confirmations: UInt64)] = []
-
-    struct Result: Sendable {
-        static let reported: [CoinState] = [.redeemed, .redeeming, .conflicted, .expired, .unspent]
-        let domain: Domain
-        let order: Int
-        let endpoint: String?
-        let open: Int
-        /// How many of the wallet's coins are in each state after the run.
-        let tally: [CoinState: Int]
-        let failure: (any Error)?
-
-        func count(_ state: CoinState) -> Int { tally[state] ?? 0 }
-        var counts: [String: Int] {
-            Dictionary(uniqueKeysWithValues: Self.reported.map { ($0.rawValue, count($0)) })
-        }
-    }
-
-    /// Connects (the first endpoint that answers with this chain's id), then settles each
-    /// wallet; a failure is this chain's result, not the other chains'.
-    func run(
-        key: PrivateKey, client: HTTPClient, clock: any WallClock, passes: Int, pause: Duration,
-        replaceAfter: UInt64, log: SyncLog, labelled: Bool
-    ) async -> [Result] {
-        let connected: EthereumRPC
-        do { connected = try await connect(client: client) } catch {
-            return wallets.enumerated().map { index, entry in
-                Result(
-                    domain: entry.wallet.domain, order: index, endpoint: nil, open: 0,
-                    tally: Self.tally(of: entry.wallet), failure: error)
-            }
-        }
-        var results: [Result] = []
-        for (index, entry) in wallets.enumerated() {
-            var open = 0
-            var failure: (any Error)?
-            do {
-                var engine = SyncEngine(
-                    wallet: entry.wallet,
-                    chain: EVMSettlementChain(rpc: connected, chainID: chainID, key: key),
-                    clock: clock, confirmations: entry.confirmations)
-                engine.replaceAfter = replaceAfter
-                let sender = Address(publicKey: key.publicKey)
-                engine.nonceFloor =
-                    try wallets.map { sibling throws(NodeError) in
-                        try sibling.wallet.nextNonce(chainID: chainID, sender: sender) ?? 0
-                    }.max() ?? 0
-                let prefix = labelled ? "chain \(chainID): " : ""
-                open = try await engine.run(passes: passes, pause: pause) {
-                    log.take($0, prefix: prefix)
-                }
-            } catch { failure = error }
-            results.append(
-                Result(
-                    domain: entry.wallet.domain, order: index, endpoint: connected.endpoint,
-                    open: open, tally: Self.tally(of: entry.wallet), failure: failure))
-        }
-        return results
-    }
-
-    static func tally(of wallet: Wallet) -> [CoinState: Int] {
-        ((try? wallet.coinStates()) ?? [:]).values.reduce(into: [:]) { $0[$1, default: 0] += 1 }
-    }
-
-    private func connect(client: HTTPClient) async throws -> EthereumRPC {
-        var reasons: [String] = []
-        for endpoint in endpoints {
-            var rpc = EthereumRPC(endpoint: endpoint, client: client)
-            if let rateLimit { rpc.pacer = RequestPacer(requestsPerSecond: rateLimit) }
-            do {
-                let served = try await rpc.chainID()
-                guard served == chainID else {
-                    reasons.append("\(endpoint) serves chain \(served)")
-                    continue
-                }
-                return rpc
-            } catch { reasons.append("\(error)") }
-        }
-        throw NodeError(
-            .io("no endpoint of chain \(chainID) answers: \(reasons.joined(separator: "; "))"),
-            note: "is the chain's node running? (tender chain list)")
-    }
-}
-
 /// Progress lines as the engine reports them (kept for --json), and the bar of coins settled
 /// (on a terminal).
 final class SyncLog: Sendable {
@@ -300,13 +201,31 @@ final class SyncLog: Sendable {
     func finish() { progress?.finish() }
 
     func take(_ event: SyncEngine.Event, prefix: String = "") {
+        switch event {
+        case .recorded: CrashPoint.syncRecorded.hit()
+        case .sent: CrashPoint.syncSent.hit()
+        default: break
+        }
+        let line = Self.line(for: event)
+        kept.withLock { $0.append(prefix + line) }
+        if quiet { return }
+        guard let progress else { return say(prefix + line) }
+        progress.print(prefix + line)
+        switch event {
+        case .settled(_, let redeemed, let conflicted, let expired, _):
+            progress.advance(by: redeemed + conflicted + expired)
+        case .expired(let coins): progress.advance(by: coins)
+        default: break
+        }
+    }
+
+    /// What a person reads of `event`.
+    static func line(for event: SyncEngine.Event) -> String {
         let line: String
         switch event {
         case .recorded(let tx, let coins):
-            CrashPoint.syncRecorded.hit()
             line = "recorded \(tx.hex) (\(coins) coins)"
         case .sent(let tx, let coins, let resent):
-            CrashPoint.syncSent.hit()
             line = "\(resent ? "sent again" : "sent") \(tx.hex) (\(coins) coins)"
         case .mined(let tx, let block): line = "mined \(tx.hex) in block \(block)"
         case .reorged(let tx): line = "reorg: \(tx.hex) left the chain; it is sent again"
@@ -342,16 +261,7 @@ final class SyncLog: Sendable {
         case .retrying(let reason, let wait):
             line = "could not reach the chain (\(reason)); trying again in \(wait.roundedSeconds) s"
         }
-        kept.withLock { $0.append(prefix + line) }
-        if quiet { return }
-        guard let progress else { return say(prefix + line) }
-        progress.print(prefix + line)
-        switch event {
-        case .settled(_, let redeemed, let conflicted, let expired, _):
-            progress.advance(by: redeemed + conflicted + expired)
-        case .expired(let coins): progress.advance(by: coins)
-        default: break
-        }
+        return line
     }
 }
 

@@ -1,0 +1,126 @@
+import AsyncHTTPClient
+import EVM
+import NodeKit
+import Secp256k1
+import Settlement
+import Tender
+
+/// The wallets of one chain and where to reach it.
+public struct ChainSettlement: Sendable {
+    public let chainID: UInt64
+    public let endpoints: [String]
+    public let rateLimit: Double?
+    public var wallets: [(wallet: Wallet, confirmations: UInt64)] = []
+
+    public init(chainID: UInt64, endpoints: [String], rateLimit: Double?) {
+        self.chainID = chainID
+        self.endpoints = endpoints
+        self.rateLimit = rateLimit
+    }
+
+    /// Which wallets settle where: each at its registry entry's endpoints (`rpc` instead, when
+    /// given; the home domain, when not listed, at `homeEndpoint`), grouped by chain. A wallet
+    /// of an unlisted domain other than home is left out and named to `unlisted`.
+    public static func plan(
+        _ wallets: [Wallet], home: Domain, registry: ChainRegistry, rpc: String? = nil,
+        confirmations: UInt64? = nil, homeEndpoint: String, unlisted: (Domain) -> Void = { _ in }
+    ) -> [ChainSettlement] {
+        var byChain: [UInt64: ChainSettlement] = [:]
+        for wallet in wallets {
+            let listed = registry.entry(for: wallet.domain)
+            guard listed != nil || wallet.domain == home || rpc != nil else {
+                unlisted(wallet.domain)
+                continue
+            }
+            let endpoints = rpc.map { [$0] } ?? listed?.endpoints ?? [homeEndpoint]
+            let depth = confirmations ?? listed?.confirmations ?? ChainEntry.defaultConfirmations
+            byChain[
+                wallet.domain.chainID,
+                default: ChainSettlement(
+                    chainID: wallet.domain.chainID, endpoints: endpoints,
+                    rateLimit: rpc == nil ? listed?.rateLimit : nil)
+            ].wallets.append((wallet, depth))
+        }
+        return byChain.keys.sorted().map { byChain[$0]! }
+    }
+
+    public struct Result: Sendable {
+        public static let reported: [CoinState] = [
+            .redeemed, .redeeming, .conflicted, .expired, .unspent,
+        ]
+        public let domain: Domain
+        public let order: Int
+        public let endpoint: String?
+        public let open: Int
+        /// How many of the wallet's coins are in each state after the run.
+        public let tally: [CoinState: Int]
+        public let failure: (any Error)?
+
+        public func count(_ state: CoinState) -> Int { tally[state] ?? 0 }
+        public var counts: [String: Int] {
+            Dictionary(uniqueKeysWithValues: Self.reported.map { ($0.rawValue, count($0)) })
+        }
+    }
+
+    /// Connects (the first endpoint that answers with this chain's id), then settles each
+    /// wallet; a failure is this chain's result, not the other chains'.
+    public func run(
+        key: PrivateKey, client: HTTPClient, clock: any WallClock, passes: Int, pause: Duration,
+        replaceAfter: UInt64, events: @escaping @Sendable (SyncEngine.Event) -> Void
+    ) async -> [Result] {
+        let connected: EthereumRPC
+        do { connected = try await connect(client: client) } catch {
+            return wallets.enumerated().map { index, entry in
+                Result(
+                    domain: entry.wallet.domain, order: index, endpoint: nil, open: 0,
+                    tally: Self.tally(of: entry.wallet), failure: error)
+            }
+        }
+        var results: [Result] = []
+        for (index, entry) in wallets.enumerated() {
+            var open = 0
+            var failure: (any Error)?
+            do {
+                var engine = SyncEngine(
+                    wallet: entry.wallet,
+                    chain: EVMSettlementChain(rpc: connected, chainID: chainID, key: key),
+                    clock: clock, confirmations: entry.confirmations)
+                engine.replaceAfter = replaceAfter
+                let sender = Address(publicKey: key.publicKey)
+                engine.nonceFloor =
+                    try wallets.map { sibling throws(NodeError) in
+                        try sibling.wallet.nextNonce(chainID: chainID, sender: sender) ?? 0
+                    }.max() ?? 0
+                open = try await engine.run(passes: passes, pause: pause, events: events)
+            } catch { failure = error }
+            results.append(
+                Result(
+                    domain: entry.wallet.domain, order: index, endpoint: connected.endpoint,
+                    open: open, tally: Self.tally(of: entry.wallet), failure: failure))
+        }
+        return results
+    }
+
+    public static func tally(of wallet: Wallet) -> [CoinState: Int] {
+        ((try? wallet.coinStates()) ?? [:]).values.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
+
+    private func connect(client: HTTPClient) async throws -> EthereumRPC {
+        var reasons: [String] = []
+        for endpoint in endpoints {
+            var rpc = EthereumRPC(endpoint: endpoint, client: client)
+            if let rateLimit { rpc.pacer = RequestPacer(requestsPerSecond: rateLimit) }
+            do {
+                let served = try await rpc.chainID()
+                guard served == chainID else {
+                    reasons.append("\(endpoint) serves chain \(served)")
+                    continue
+                }
+                return rpc
+            } catch { reasons.append("\(error)") }
+        }
+        throw NodeError(
+            .io("no endpoint of chain \(chainID) answers: \(reasons.joined(separator: "; "))"),
+            note: "is the chain's node running? (tender chain list)")
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import NodeKit
+
+/// An API error as JSON: `{"error": code, "reason": what was wrong}` with its HTTP status.
+/// Codes are stable for scripts; reasons are for people.
+public struct APIFailure: HTTPResponseError {
+    public let status: HTTPResponse.Status
+    public let code: String
+    public let reason: String
+
+    public init(_ status: HTTPResponse.Status, code: String, reason: String) {
+        self.status = status
+        self.code = code
+        self.reason = reason
+    }
+
+    static func unauthorized(_ reason: String) -> APIFailure {
+        APIFailure(.unauthorized, code: "unauthorized", reason: reason)
+    }
+
+    static func badRequest(_ reason: String) -> APIFailure {
+        APIFailure(.badRequest, code: "bad-request", reason: reason)
+    }
+
+    static func notFound(_ reason: String) -> APIFailure {
+        APIFailure(.notFound, code: "not-found", reason: reason)
+    }
+
+    /// A wallet failure as the API reports it: the caller's mistake (400), a refusal by the
+    /// rules (422), nothing by that name (404), a clash or a busy wallet (409), or the node's
+    /// own trouble (500).
+    init(_ error: NodeError) {
+        let status: HTTPResponse.Status =
+            switch error.kind {
+            case .usage: .badRequest
+            case .rejected: .unprocessableContent
+            case .missing: .notFound
+            case .exists, .busy: .conflict
+            default: .internalServerError
+            }
+        self.init(status, code: error.code, reason: error.description)
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = try JSONEncoder().encode(["error": code, "reason": reason])
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"tender\"" }
+        return Response(
+            status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: body))
+        )
+    }
+}
+
+/// Runs a wallet call, its failure reported as an `APIFailure`.
+func answering<T>(_ body: () throws(NodeError) -> T) throws(APIFailure) -> T {
+    do { return try body() } catch { throw APIFailure(error) }
+}

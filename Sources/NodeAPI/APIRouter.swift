@@ -1,0 +1,171 @@
+import Foundation
+import Hummingbird
+import NodeKit
+import PaymentCodes
+import Tender
+
+/// The node's HTTP API (Docs/OPERATIONS.md lists every endpoint): everything under /api/
+/// needs the bearer token; `/healthz` answers without it (a liveness probe learns nothing).
+public enum APIRouter {
+    public static func make(
+        _ node: NodeAPIContext, extra: (Router<BasicRequestContext>) -> Void = { _ in }
+    ) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("healthz") { _, _ in "ok\n" }
+        let api = router.group("api").add(middleware: TokenAuthentication(token: node.token))
+        api.get("status") { _, _ in try await status(node) }
+        api.get("balance") { _, _ in try balance(node) }
+        api.get("payments") { _, _ in try payments(node) }
+        api.get("evidence") { _, _ in try evidence(node) }
+        api.post("requests") { request, context in
+            let body = try await decode(NewRequest.self, request, context)
+            return try EditedResponse(status: .created, response: newRequest(body, node))
+        }
+        api.get("requests/{id}") { _, context in
+            try requestStatus(try context.parameters.require("id"), node)
+        }
+        api.post("sync") { _, _ in
+            await node.syncNow()
+            return SyncView(sync: await node.state.sync)
+        }
+        api.get("events") { _, _ in EventStream.response(await node.feed.subscribe()) }
+        extra(router)
+        return router
+    }
+
+    static func status(_ node: NodeAPIContext) async throws -> StatusView {
+        let wallets = try answering { () throws(NodeError) in try node.wallets() }
+        guard let home = wallets.first else { throw APIFailure(NodeError(.io("no wallet"))) }
+        let now = node.clock.now()
+        let startedAt = node.state.startedAt
+        return StatusView(
+            address: home.address.checksummed, home: DomainView(home.domain),
+            domains: wallets.map { DomainView($0.domain) }, startedAt: startedAt,
+            uptimeSeconds: now >= startedAt ? now - startedAt : 0, sync: await node.state.sync,
+            services: await node.state.services)
+    }
+
+    static func balance(_ node: NodeAPIContext) throws -> BalanceView {
+        try answering { () throws(NodeError) in
+            let wallets = try node.wallets()
+            let now = node.clock.now()
+            return BalanceView(
+                address: try node.home().address.checksummed,
+                domains: try wallets.map { wallet throws(NodeError) in
+                    let balances = try wallet.balances(now: now)
+                    return DomainBalanceView(
+                        chainId: wallet.domain.chainID, vault: wallet.domain.vault.checksummed,
+                        assets: balances.keys.sorted().map {
+                            AssetBalanceView(asset: $0, balances[$0]!)
+                        })
+                })
+        }
+    }
+
+    static func payments(_ node: NodeAPIContext) throws -> PaymentsView {
+        try answering { () throws(NodeError) in
+            var incoming: [IncomingPaymentView] = []
+            var outgoing: [OutgoingPaymentView] = []
+            for wallet in try node.wallets() {
+                incoming += try wallet.incomingPayments().map {
+                    IncomingPaymentView($0, domain: wallet.domain)
+                }
+                outgoing += try wallet.outgoingPayments().map {
+                    OutgoingPaymentView($0, domain: wallet.domain)
+                }
+            }
+            return PaymentsView(
+                incoming: incoming.sorted { $0.receivedAt > $1.receivedAt },
+                outgoing: outgoing.sorted { $0.createdAt > $1.createdAt })
+        }
+    }
+
+    static func evidence(_ node: NodeAPIContext) throws -> EvidenceListView {
+        try answering { () throws(NodeError) in
+            var found: [EvidenceView] = []
+            for wallet in try node.wallets() {
+                found += try wallet.evidence().map {
+                    EvidenceView(
+                        coin: $0.evidence.coin.hex, spender: $0.evidence.spender.checksummed,
+                        chainId: wallet.domain.chainID, vault: wallet.domain.vault.checksummed,
+                        foundAt: $0.foundAt)
+                }
+            }
+            return EvidenceListView(evidence: found.sorted { $0.foundAt > $1.foundAt })
+        }
+    }
+
+    /// Ten years at most, as `tender request --expires-in`.
+    static let longestRequest: UInt64 = 315_360_000
+
+    static func newRequest(_ body: NewRequest, _ node: NodeAPIContext) throws -> RequestView {
+        guard let amount = Amount(body.amount), amount > 0 else {
+            throw APIFailure.badRequest(
+                "amount must be a positive integer of base units below 2^128 (a string), got \"\(body.amount)\""
+            )
+        }
+        let asset: Address
+        do {
+            asset = try body.asset.map { text throws(ProtocolError) in try Address(text) } ?? .zero
+        } catch { throw APIFailure.badRequest("asset: \(error)") }
+        let lifetime = body.expiresIn ?? 900
+        guard (1...longestRequest).contains(lifetime) else {
+            throw APIFailure.badRequest("expiresIn must be 1…\(longestRequest) seconds")
+        }
+        let request = try answering { () throws(NodeError) in
+            try node.home().issueRequest(
+                amount: amount, asset: asset, memo: body.memo ?? "", lifetime: lifetime,
+                now: node.clock.now())
+        }
+        return RequestView(
+            requestId: request.id.hex, uri: TenderURI.encode(request),
+            amount: String(request.amount), asset: request.asset.checksummed, memo: request.memo,
+            expiry: request.expiry, state: "waiting", payment: nil)
+    }
+
+    static func requestStatus(_ id: String, _ node: NodeAPIContext) throws -> RequestView {
+        let requestID: Bytes32
+        do { requestID = try Bytes32(hex: id) } catch {
+            throw APIFailure.badRequest("request id: \(error)")
+        }
+        return try answering { () throws(NodeError) in
+            let home = try node.home()
+            guard let request = try home.ownRequest(requestID) else {
+                throw NodeError(.missing("this node issued no request \(id)"))
+            }
+            let payment = try home.incomingPayment(requestID)
+            let state =
+                payment != nil ? "paid" : node.clock.now() >= request.expiry ? "expired" : "waiting"
+            return RequestView(
+                requestId: request.id.hex, uri: TenderURI.encode(request),
+                amount: String(request.amount), asset: request.asset.checksummed,
+                memo: request.memo, expiry: request.expiry, state: state,
+                payment: payment.map { IncomingPaymentView($0, domain: home.domain) })
+        }
+    }
+
+    /// The body as `T`, or 400 naming what is wrong with it.
+    static func decode<T: Decodable>(
+        _ type: T.Type, _ request: Request, _ context: BasicRequestContext
+    ) async throws -> T {
+        let buffer = try await request.body.collect(upTo: 64 * 1024)
+        do { return try JSONDecoder().decode(T.self, from: Data(buffer: buffer)) } catch {
+            throw APIFailure.badRequest("the body is not the JSON expected: \(describe(error))")
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context):
+            return context.underlyingError.map { "\($0.localizedDescription)" }
+                ?? context.debugDescription
+        case DecodingError.keyNotFound(let key, _): return "missing \"\(key.stringValue)\""
+        case DecodingError.typeMismatch(let type, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "\"\(path)\" must be \(type == String.self ? "a string" : "\(type)")"
+        case DecodingError.valueNotFound(_, let context):
+            return "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" is null"
+        default: return "\(error)"
+        }
+    }
+}

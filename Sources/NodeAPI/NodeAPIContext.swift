@@ -1,0 +1,34 @@
+import NodeKit
+import Tender
+
+/// What the API serves, with no HTTP in it: the node's wallets (the home wallet first), its
+/// clock, the live state the node's services keep, and the actions it can be asked for.
+public struct NodeAPIContext: Sendable {
+    /// The node's wallets, the home one first (a node paid in another domain has one more).
+    public let wallets: @Sendable () throws(NodeError) -> [Wallet]
+    public let clock: any WallClock
+    public let state: NodeState
+    public let feed: PaymentFeed
+    /// Runs a sync pass now (the sync loop's next pass, brought forward).
+    public let syncNow: @Sendable () async -> Void
+    /// The bearer token every /api/ call must carry.
+    public let token: String
+
+    public init(
+        wallets: @escaping @Sendable () throws(NodeError) -> [Wallet], clock: any WallClock,
+        state: NodeState, feed: PaymentFeed, token: String,
+        syncNow: @escaping @Sendable () async -> Void
+    ) {
+        self.wallets = wallets
+        self.clock = clock
+        self.state = state
+        self.feed = feed
+        self.token = token
+        self.syncNow = syncNow
+    }
+
+    func home() throws(NodeError) -> Wallet {
+        guard let home = try wallets().first else { throw NodeError(.io("the node has no wallet")) }
+        return home
+    }
+}

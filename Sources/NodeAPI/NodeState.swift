@@ -1,0 +1,33 @@
+import NodeKit
+
+/// The node's live state as its services report it, read by `/api/status` and `/metrics`.
+public actor NodeState {
+    public struct SyncStatus: Sendable, Codable, Equatable {
+        /// Passes finished, and when the last one finished (Unix seconds; nil: none yet).
+        public var passes = 0
+        public var lastPassAt: UInt64?
+        /// The last pass's failure (nil when it settled or had nothing to do).
+        public var lastError: String?
+        /// Redeem transactions still open after the last pass.
+        public var openTransactions = 0
+        public var enabled = false
+    }
+
+    public let startedAt: UInt64
+    public private(set) var sync = SyncStatus()
+    /// What each payee service (Bluetooth, camera) is doing, by name.
+    public private(set) var services: [String: String] = [:]
+
+    public init(startedAt: UInt64) { self.startedAt = startedAt }
+
+    public func syncEnabled(_ enabled: Bool) { sync.enabled = enabled }
+
+    public func syncPassed(at now: UInt64, open: Int, error: String?) {
+        sync.passes += 1
+        sync.lastPassAt = now
+        sync.openTransactions = open
+        sync.lastError = error
+    }
+
+    public func service(_ name: String, is status: String) { services[name] = status }
+}

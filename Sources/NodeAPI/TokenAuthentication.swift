@@ -1,0 +1,31 @@
+import Hummingbird
+
+/// Lets a request through only with `Authorization: Bearer <token>` naming the node's token
+/// (read from its 0600 token file): 401 otherwise, with the reason. The comparison takes the
+/// same time wherever the first wrong byte is.
+struct TokenAuthentication<Context: RequestContext>: RouterMiddleware {
+    let token: [UInt8]
+
+    init(token: String) { self.token = Array(token.utf8) }
+
+    func handle(
+        _ request: Request, context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let header = request.headers[.authorization] else {
+            throw APIFailure.unauthorized(
+                "no Authorization header (Bearer token from the node's api-token file)")
+        }
+        guard header.hasPrefix("Bearer "), Self.same(Array(header.utf8.dropFirst(7)), token) else {
+            throw APIFailure.unauthorized("wrong token")
+        }
+        return try await next(request, context)
+    }
+
+    static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for (x, y) in zip(a, b) { difference |= x ^ y }
+        return difference == 0
+    }
+}

@@ -1,0 +1,147 @@
+import Hummingbird
+import NodeKit
+import Tender
+
+// What the API answers, as JSON. Amounts are strings of base units (they can pass 2^53, where
+// JavaScript numbers stop being exact); addresses are checksummed; times are Unix seconds.
+
+struct DomainView: Codable, Equatable {
+    let chainId: UInt64
+    let vault: String
+
+    init(_ domain: Domain) {
+        chainId = domain.chainID
+        vault = domain.vault.checksummed
+    }
+}
+
+struct StatusView: ResponseEncodable, Codable {
+    let address: String
+    let home: DomainView
+    let domains: [DomainView]
+    let startedAt: UInt64
+    let uptimeSeconds: UInt64
+    let sync: NodeState.SyncStatus
+    let services: [String: String]
+}
+
+struct AssetBalanceView: Codable, Equatable {
+    let asset: String
+    let spendable: String
+    let expiring: String
+    let expired: String
+    let pending: String
+    let inDoubt: String
+    let receivedUnsettled: String
+
+    init(asset: Address, _ balance: Balance) {
+        self.asset = asset.checksummed
+        spendable = String(balance.spendable)
+        expiring = String(balance.expiring)
+        expired = String(balance.expired)
+        pending = String(balance.pending)
+        inDoubt = String(balance.inDoubt)
+        receivedUnsettled = String(balance.receivedUnsettled)
+    }
+}
+
+struct DomainBalanceView: Codable {
+    let chainId: UInt64
+    let vault: String
+    let assets: [AssetBalanceView]
+}
+
+struct BalanceView: ResponseEncodable, Codable {
+    let address: String
+    let domains: [DomainBalanceView]
+}
+
+struct IncomingPaymentView: Codable, Equatable, Sendable {
+    let requestId: String
+    let chainId: UInt64
+    let vault: String
+    let payer: String?
+    let amount: String
+    let asset: String
+    let memo: String
+    let receivedAt: UInt64
+
+    init(_ record: IncomingPaymentRecord, domain: Domain) {
+        requestId = record.requestID.hex
+        chainId = domain.chainID
+        vault = domain.vault.checksummed
+        payer = record.payer?.checksummed
+        amount = String(record.amount)
+        asset = record.asset.checksummed
+        memo = record.memo
+        receivedAt = record.receivedAt
+    }
+}
+
+struct OutgoingPaymentView: Codable {
+    let requestId: String
+    let chainId: UInt64
+    let vault: String
+    let payee: String
+    let amount: String
+    let asset: String
+    let memo: String
+    let state: String
+    let createdAt: UInt64
+    let updatedAt: UInt64
+
+    init(_ record: OutgoingPaymentRecord, domain: Domain) {
+        requestId = record.requestID.hex
+        chainId = domain.chainID
+        vault = domain.vault.checksummed
+        payee = record.payee.checksummed
+        amount = String(record.amount)
+        asset = record.asset.checksummed
+        memo = record.memo
+        state = record.state.rawValue
+        createdAt = record.createdAt
+        updatedAt = record.updatedAt
+    }
+}
+
+struct PaymentsView: ResponseEncodable, Codable {
+    let incoming: [IncomingPaymentView]
+    let outgoing: [OutgoingPaymentView]
+}
+
+struct EvidenceView: Codable {
+    let coin: String
+    let spender: String
+    let chainId: UInt64
+    let vault: String
+    let foundAt: UInt64
+}
+
+struct EvidenceListView: ResponseEncodable, Codable {
+    let evidence: [EvidenceView]
+}
+
+/// A payment request the node issued, and where it stands.
+struct RequestView: ResponseEncodable, Codable {
+    let requestId: String
+    let uri: String
+    let amount: String
+    let asset: String
+    let memo: String
+    let expiry: UInt64
+    /// waiting, paid or expired.
+    let state: String
+    let payment: IncomingPaymentView?
+}
+
+/// The body of `POST /api/requests`.
+struct NewRequest: Decodable {
+    let amount: String
+    let asset: String?
+    let memo: String?
+    let expiresIn: UInt64?
+}
+
+struct SyncView: ResponseEncodable, Codable {
+    let sync: NodeState.SyncStatus
+}

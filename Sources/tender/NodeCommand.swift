@@ -1,0 +1,157 @@
+import ArgumentParser
+import ChainSync
+import DevTools
+import EVM
+import Foundation
+import Hummingbird
+import Logging
+import NodeAPI
+import NodeHost
+import NodeKit
+import Posix
+import ServiceLifecycle
+
+struct NodeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "node",
+        abstract: "Run the node: the local API, the payment feed and the sync loop, until stopped.",
+        discussion: """
+            One long-running process: the HTTP API on 127.0.0.1:8737 (or --listen, or a Unix \
+            socket), every /api/ call authenticated by the bearer token in the data \
+            directory's api-token file (made 0600 on first start); payments announced as \
+            Server-Sent Events as they land, however they arrive; the sync loop settling the \
+            node's coins every [sync] interval. Settings: node.toml in the data directory \
+            (or --config), each key overridable by TENDER_<SECTION>_<KEY>. SIGTERM or SIGINT \
+            stops it gracefully (requests in flight finish, the sync pass in progress ends at \
+            its next step). Under systemd (Type=notify) it reports READY=1 once it serves, \
+            pings the watchdog, and STOPPING=1 on the way out. Docs/OPERATIONS.md describes \
+            the API.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The settings file (default: node.toml in the data directory).")
+    var config: String?
+    @Option(help: "Listen on HOST:PORT or unix:/PATH (overrides [api] listen).")
+    var listen: String?
+    @Flag(name: .customLong("no-sync"), help: "Do not run the sync loop.") var noSync = false
+
+    func run() async throws {
+        try await guarded {
+            let host = global.host
+            let path = config ?? host.directory.path + "/node.toml"
+            var settings = try NodeConfiguration.load(path, mustExist: config != nil)
+            if let listen { settings.listen = try ListenAddress(listen) }
+            if noSync { settings.syncEnabled = false }
+            let logger = Self.logger(level: settings.logLevel)
+            let wallets = OpenWallets(host: host)
+            _ = try wallets.current()  // the node's wallets open, or a clear error now
+            let tokenPath =
+                settings.tokenFile.hasPrefix("/")
+                ? settings.tokenFile : host.directory.path + "/" + settings.tokenFile
+            let token = try APITokenFile.loadOrCreate(tokenPath)
+            try await serve(settings, host: host, wallets: wallets, token: token, logger: logger)
+        }
+    }
+
+    static func logger(level: String) -> Logger {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = Logger.Level(rawValue: level) ?? .info
+            return handler
+        }
+        return Logger(label: "tender.node")
+    }
+
+    private func serve(
+        _ settings: NodeConfiguration, host: NodeHost, wallets: OpenWallets, token: String,
+        logger: Logger
+    ) async throws {
+        let clock = host.clock
+        let state = NodeState(startedAt: clock.now())
+        let feed = PaymentFeed()
+        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        let client = EthereumRPC.makeHTTPClient()
+        var services: [any Service] = [
+            ClosureService {
+                await feed.run(
+                    wallets: { () throws(NodeError) in try wallets.current() },
+                    every: .milliseconds(500))
+            }
+        ]
+        var loop: SettlementLoop?
+        if settings.syncEnabled {
+            let key = try global.keys.walletKey()
+            let settlement = SettlementLoop(
+                wallets: { () throws(NodeError) in try wallets.current() },
+                registry: { () throws(NodeError) in try host.chainRegistry() }, key: key,
+                client: client, clock: clock,
+                interval: .milliseconds(Int64(settings.syncInterval * 1000)),
+                replaceAfter: settings.replaceAfter, homeEndpoint: NodeDefaults.rpc)
+            loop = settlement
+            await state.syncEnabled(true)
+            services.append(
+                ClosureService {
+                    await settlement.run { outcome in
+                        await state.syncPassed(
+                            at: clock.now(), open: outcome.open, error: outcome.failure)
+                        if let failure = outcome.failure {
+                            logger.warning("sync: \(failure)")
+                        }
+                    } events: { event in
+                        logger.info("sync: \(SyncLog.line(for: event))")
+                    }
+                })
+        }
+        if let interval = notifier.watchdogInterval {
+            services.append(
+                ClosureService {
+                    while !Task.isCancelled {
+                        try? notifier.notify("WATCHDOG=1")
+                        try? await Task.sleep(for: interval)
+                    }
+                })
+        }
+        let context = NodeAPIContext(
+            wallets: { () throws(NodeError) in try wallets.current() }, clock: clock,
+            state: state, feed: feed, token: token,
+            syncNow: { [loop] in await loop?.passNow() })
+        let address: BindAddress
+        switch settings.listen {
+        case .tcp(let name, let port): address = .hostname(name, port: port)
+        case .unix(let path):
+            // A socket left by a node that did not stop cleanly would make bind fail.
+            if (try? DurableFile.fileKind(path)) == S_IFSOCK { unlink(path) }
+            address = .unixDomainSocket(path: path)
+        }
+        let listen = settings.listen
+        let application = Application(
+            router: APIRouter.make(context),
+            configuration: ApplicationConfiguration(address: address, serverName: "tender"),
+            services: services,
+            onServerRunning: { _ in
+                if case .unix(let path) = listen { chmod(path, 0o660) }
+                logger.info("tender node: serving the API on \(listen)")
+                try? notifier.notify("READY=1\nSTATUS=serving on \(listen)")
+            }, logger: logger)
+        do { try await application.runService() } catch {
+            try? notifier.notify("STOPPING=1")
+            try? await client.shutdown()
+            throw NodeError(.io("the node stopped: \(error)"))
+        }
+        try? notifier.notify("STOPPING=1")
+        try? await client.shutdown()
+        logger.info("tender node: stopped")
+    }
+}
+
+/// A service that runs `body` until the node shuts down (gracefully: its task is cancelled).
+struct ClosureService: Service {
+    let body: @Sendable () async -> Void
+
+    init(_ body: @escaping @Sendable () async -> Void) { self.body = body }
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { await body() }
+    }
+}
