@@ -248,7 +248,8 @@ let package = Package(
             name: "NodeKitTests",
             dependencies: [
                 "NodeKit", "NodeHost", "Tender", "Secp256k1", "Settlement", "WalletStore", "Codecs",
-                "TenderTestSupport",
+                "TenderTestSupport", "NodeAPI", "Posix",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict),
         .testTarget(

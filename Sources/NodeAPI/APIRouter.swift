@@ -8,9 +8,9 @@ import Tender
 /// needs the bearer token; `/healthz` answers without it (a liveness probe learns nothing).
 public enum APIRouter {
     public static func make(
-        _ node: NodeAPIContext, extra: (Router<BasicRequestContext>) -> Void = { _ in }
-    ) -> Router<BasicRequestContext> {
-        let router = Router()
+        _ node: NodeAPIContext, extra: (Router<APIRequestContext>) -> Void = { _ in }
+    ) -> Router<APIRequestContext> {
+        let router = Router(context: APIRequestContext.self)
         router.get("healthz") { _, _ in "ok\n" }
         let api = router.group("api").add(middleware: TokenAuthentication(token: node.token))
         api.get("status") { _, _ in try await status(node) }
@@ -146,9 +146,9 @@ public enum APIRouter {
 
     /// The body as `T`, or 400 naming what is wrong with it.
     static func decode<T: Decodable>(
-        _ type: T.Type, _ request: Request, _ context: BasicRequestContext
+        _ type: T.Type, _ request: Request, _ context: APIRequestContext
     ) async throws -> T {
-        let buffer = try await request.body.collect(upTo: 64 * 1024)
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         do { return try JSONDecoder().decode(T.self, from: Data(buffer: buffer)) } catch {
             throw APIFailure.badRequest("the body is not the JSON expected: \(describe(error))")
         }

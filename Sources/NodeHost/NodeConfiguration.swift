@@ -150,7 +150,9 @@ public struct NodeConfiguration: Sendable, Equatable {
     private mutating func apply(_ values: [String: Setting], file: String) throws(NodeError) {
         func place(_ key: String) -> String { "\(file): \(key)" }
         if let listen = values["api.listen"] {
-            self.listen = try ListenAddress(try listen.string(place("api.listen")))
+            do { self.listen = try ListenAddress(try listen.string(place("api.listen"))) } catch {
+                throw NodeError(.usage("\(file): api.\(error.description)"))
+            }
         }
         if let file = values["api.token-file"] {
             tokenFile = try file.string(place("api.token-file"))

@@ -1,0 +1,163 @@
+import Foundation
+import NodeHost
+import NodeKit
+import Posix
+import TenderTestSupport
+import Testing
+
+/// node.toml: defaults, every key, the environment over the file, and a clear error for each
+/// kind of mistake (a typo must never leave a default silently in place).
+@Suite struct NodeConfigurationTests {
+    @Test func anEmptyFileIsTheDefaults() throws {
+        let settings = try NodeConfiguration.parse("", name: "node.toml")
+        #expect(settings == NodeConfiguration())
+        #expect(settings.listen == .tcp(host: "127.0.0.1", port: 8737))
+    }
+
+    @Test func everyKeyIsRead() throws {
+        let settings = try NodeConfiguration.parse(
+            """
+            [api]
+            listen = "unix:/run/tender/api.sock"
+            token-file = "/etc/tender/token"
+            [sync]
+            enabled = false
+            interval = 5
+            replace-after = 60
+            [payee]
+            bluetooth = "off"
+            name = "Ana's stall"
+            [log]
+            level = "debug"
+            """, name: "node.toml")
+        #expect(settings.listen == .unix(path: "/run/tender/api.sock"))
+        #expect(settings.tokenFile == "/etc/tender/token")
+        #expect(!settings.syncEnabled && settings.syncInterval == 5 && settings.replaceAfter == 60)
+        #expect(settings.bluetooth == .off && settings.payeeName == "Ana's stall")
+        #expect(settings.logLevel == "debug")
+    }
+
+    @Test func theEnvironmentOverridesTheFile() throws {
+        let settings = try NodeConfiguration.parse(
+            "[sync]\ninterval = 5\n", name: "node.toml",
+            environment: [
+                "TENDER_SYNC_INTERVAL": "0.5", "TENDER_API_LISTEN": "[::1]:9000",
+                "TENDER_SYNC_ENABLED": "no", "TENDER_SYNC_REPLACE_AFTER": "30",
+            ])
+        #expect(settings.syncInterval == 0.5 && !settings.syncEnabled)
+        #expect(settings.listen == .tcp(host: "::1", port: 9000))
+        #expect(settings.listen.description == "[::1]:9000")
+        #expect(settings.replaceAfter == 30)
+    }
+
+    @Test(arguments: [
+        (
+            "[sync]\nintervall = 5",
+            "unknown key sync.intervall (known in [sync]: enabled, interval, replace-after)"
+        ),
+        ("[chain]\nid = 1", "unknown section [chain]"),
+        ("sync = 3", "sync must be a section"),
+        ("[sync]\ninterval = \"fast\"", "sync.interval must be a number"),
+        ("[sync]\ninterval = 0", "sync.interval must be 0.1…86400 seconds"),
+        ("[sync]\nenabled = \"yes\"", "sync.enabled must be true or false"),
+        ("[api]\nlisten = \"localhost\"", "expected HOST:PORT"),
+        ("[api]\nlisten = \"127.0.0.1:70000\"", "port 1…65535"),
+        ("[api]\nlisten = \"unix:relative.sock\"", "absolute path"),
+        ("[payee]\nbluetooth = \"maybe\"", "must be auto, on or off"),
+        ("[log]\nlevel = \"loud\"", "must be one of trace"),
+        ("[sync", "is not TOML"),
+    ])
+    func eachMistakeIsNamed(text: String, reason: String) {
+        #expect {
+            _ = try NodeConfiguration.parse(text, name: "node.toml")
+        } throws: { error in
+            guard let error = error as? NodeError, case .usage(let message) = error.kind else {
+                return false
+            }
+            return message.contains(reason) && message.contains("node.toml")
+        }
+    }
+
+    @Test func aBadEnvironmentValueNamesTheVariable() {
+        #expect {
+            _ = try NodeConfiguration.parse(
+                "", name: "node.toml", environment: ["TENDER_SYNC_INTERVAL": "soon"])
+        } throws: { error in
+            "\(error)".contains("TENDER_SYNC_INTERVAL must be a number, got 'soon'")
+        }
+    }
+}
+
+/// The API token file: made 0600 on first start, read back the same, refused when others
+/// can read it.
+@Suite struct APITokenFileTests {
+    @Test func theTokenIsMadeOnceOwnerOnlyAndReadBack() throws {
+        let folder = try TemporaryDirectory("tender-token")
+        let path = folder.file("api-token")
+        let token = try APITokenFile.loadOrCreate(path)
+        #expect(token.count == 64 && token.allSatisfy(\.isHexDigit))
+        #expect(try DurableFile.permissions(path) & 0o777 == 0o600)
+        #expect(try APITokenFile.loadOrCreate(path) == token)
+    }
+
+    @Test func aTokenOthersCanReadIsRefused() throws {
+        let folder = try TemporaryDirectory("tender-token")
+        let path = folder.file("api-token")
+        _ = try APITokenFile.loadOrCreate(path)
+        chmod(path, 0o644)
+        #expect {
+            _ = try APITokenFile.loadOrCreate(path)
+        } throws: { error in
+            guard let error = error as? NodeError, case .permission(let message) = error.kind
+            else { return false }
+            return message.contains("chmod 600")
+        }
+    }
+
+    @Test func aShortTokenIsRefused() throws {
+        let folder = try TemporaryDirectory("tender-token")
+        let path = folder.file("api-token")
+        try DurableFile.write(Array("secret\n".utf8), to: path, mode: 0o600)
+        #expect(throws: NodeError.self) { _ = try APITokenFile.loadOrCreate(path) }
+    }
+}
+
+/// sd_notify's datagrams arrive at the socket `$NOTIFY_SOCKET` names; without it nothing is
+/// sent.
+@Suite struct SystemdNotifierTests {
+    @Test func readyReachesTheNotifySocket() throws {
+        let folder = try TemporaryDirectory("tender-notify")
+        let path = folder.file("notify")
+        let listener = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0)
+
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": path])
+        #expect(notifier.watchdogInterval == nil)
+        try notifier.notify("READY=1\nSTATUS=serving")
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let received = recv(listener, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        #expect(received > 0)
+        #expect(
+            String(decoding: buffer.prefix(max(0, received)), as: UTF8.self)
+                == "READY=1\nSTATUS=serving")
+    }
+
+    @Test func theWatchdogPingsAtHalfItsTimeoutAndOnlyForThisProcess() throws {
+        let mine = SystemdNotifier(environment: [
+            "WATCHDOG_USEC": "10000000", "WATCHDOG_PID": "\(getpid())",
+        ])
+        #expect(mine.watchdogInterval == .seconds(5))
+        let other = SystemdNotifier(environment: ["WATCHDOG_USEC": "10000000", "WATCHDOG_PID": "1"])
+        #expect(other.watchdogInterval == nil)
+        try SystemdNotifier(environment: [:]).notify("READY=1")  // no socket: nothing, no error
+    }
+}
