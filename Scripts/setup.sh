@@ -10,6 +10,8 @@ apt_packages=(
     libsqlite3-dev python3 python3-venv
     # Test rigs: independent QR decoders and image tools (never used by the product at run time).
     zbar-tools imagemagick poppler-utils ffmpeg
+    # The node lab drives the node's HTTP API with curl; script(1) gives sync a terminal.
+    curl bsdutils
 )
 missing=()
 for package in "${apt_packages[@]}"; do
