@@ -99,7 +99,12 @@ struct NodeCommand: AsyncParsableCommand {
                             logger.warning("sync: \(failure)")
                         }
                     } events: { event in
-                        logger.info("sync: \(SyncLog.line(for: event))")
+                        // Read at every pass: worth a line only when debugging.
+                        if case .collateral = event {
+                            logger.debug("sync: \(SyncLog.line(for: event))")
+                        } else {
+                            logger.info("sync: \(SyncLog.line(for: event))")
+                        }
                     }
                 })
         }
