@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "NodeHost",
             dependencies: [
-                "NodeKit", "Tender", "Secp256k1", "Keystore", "Posix",
+                "NodeKit", "Tender", "Codecs", "Secp256k1", "Keystore", "Posix",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: strict),

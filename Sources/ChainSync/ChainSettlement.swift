@@ -63,10 +63,12 @@ public struct ChainSettlement: Sendable {
     }
 
     /// Connects (the first endpoint that answers with this chain's id), then settles each
-    /// wallet; a failure is this chain's result, not the other chains'.
+    /// wallet; a failure is this chain's result, not the other chains'. `passesBefore`: as
+    /// `SyncEngine.run`'s.
     public func run(
         key: PrivateKey, client: HTTPClient, clock: any WallClock, passes: Int, pause: Duration,
-        replaceAfter: UInt64, events: @escaping @Sendable (SyncEngine.Event) -> Void
+        passesBefore: Int = 0, replaceAfter: UInt64,
+        events: @escaping @Sendable (SyncEngine.Event) -> Void
     ) async -> [Result] {
         let connected: EthereumRPC
         do { connected = try await connect(client: client) } catch {
@@ -91,7 +93,8 @@ public struct ChainSettlement: Sendable {
                     try wallets.map { sibling throws(NodeError) in
                         try sibling.wallet.nextNonce(chainID: chainID, sender: sender) ?? 0
                     }.max() ?? 0
-                open = try await engine.run(passes: passes, pause: pause, events: events)
+                open = try await engine.run(
+                    passes: passes, pause: pause, passesBefore: passesBefore, events: events)
             } catch { failure = error }
             results.append(
                 Result(

@@ -24,6 +24,7 @@ public actor SettlementLoop {
     let homeEndpoint: String
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var sleeper: Task<Void, Never>?
+    private var passesRun = 0
 
     public init(
         wallets: @escaping @Sendable () throws(NodeError) -> [Wallet],
@@ -83,13 +84,16 @@ public actor SettlementLoop {
                 wallets, home: home.domain, registry: try registry(),
                 homeEndpoint: homeEndpoint)
         } catch { return Outcome(open: 0, failure: error.description) }
-        let (key, client, clock, replaceAfter) = (key, client, clock, replaceAfter)
+        let (key, client, clock, replaceAfter, passesBefore) = (
+            key, client, clock, replaceAfter, passesRun
+        )
+        passesRun += 1
         let results = await withTaskGroup(of: [ChainSettlement.Result].self) { group in
             for chain in plan {
                 group.addTask {
                     await chain.run(
                         key: key, client: client, clock: clock, passes: 1, pause: .zero,
-                        replaceAfter: replaceAfter, events: events)
+                        passesBefore: passesBefore, replaceAfter: replaceAfter, events: events)
                 }
             }
             var all: [ChainSettlement.Result] = []

@@ -7,9 +7,7 @@ import Tender
 /// The node's HTTP API (Docs/OPERATIONS.md lists every endpoint): everything under /api/
 /// needs the bearer token; `/healthz` answers without it (a liveness probe learns nothing).
 public enum APIRouter {
-    public static func make(
-        _ node: NodeAPIContext, extra: (Router<APIRequestContext>) -> Void = { _ in }
-    ) -> Router<APIRequestContext> {
+    public static func make(_ node: NodeAPIContext) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.get("healthz") { _, _ in "ok\n" }
         let api = router.group("api").add(middleware: TokenAuthentication(token: node.token))
@@ -29,13 +27,11 @@ public enum APIRouter {
             return SyncView(sync: await node.state.sync)
         }
         api.get("events") { _, _ in EventStream.response(await node.feed.subscribe()) }
-        extra(router)
         return router
     }
 
     static func status(_ node: NodeAPIContext) async throws -> StatusView {
-        let wallets = try answering { () throws(NodeError) in try node.wallets() }
-        guard let home = wallets.first else { throw APIFailure(NodeError(.io("no wallet"))) }
+        let (home, wallets) = try answering { () throws(NodeError) in try node.homeAndAll() }
         let now = node.clock.now()
         let startedAt = node.state.startedAt
         return StatusView(
@@ -47,10 +43,10 @@ public enum APIRouter {
 
     static func balance(_ node: NodeAPIContext) throws -> BalanceView {
         try answering { () throws(NodeError) in
-            let wallets = try node.wallets()
+            let (home, wallets) = try node.homeAndAll()
             let now = node.clock.now()
             return BalanceView(
-                address: try node.home().address.checksummed,
+                address: home.address.checksummed,
                 domains: try wallets.map { wallet throws(NodeError) in
                     let balances = try wallet.balances(now: now)
                     return DomainBalanceView(
@@ -95,9 +91,6 @@ public enum APIRouter {
         }
     }
 
-    /// Ten years at most, as `tender request --expires-in`.
-    static let longestRequest: UInt64 = 315_360_000
-
     static func newRequest(_ body: NewRequest, _ node: NodeAPIContext) throws -> RequestView {
         guard let amount = Amount(body.amount), amount > 0 else {
             throw APIFailure.badRequest(
@@ -109,18 +102,16 @@ public enum APIRouter {
             asset = try body.asset.map { text throws(ProtocolError) in try Address(text) } ?? .zero
         } catch { throw APIFailure.badRequest("asset: \(error)") }
         let lifetime = body.expiresIn ?? 900
-        guard (1...longestRequest).contains(lifetime) else {
-            throw APIFailure.badRequest("expiresIn must be 1…\(longestRequest) seconds")
+        guard (1...Wallet.longestRequestLifetime).contains(lifetime) else {
+            throw APIFailure.badRequest(
+                "expiresIn must be 1…\(Wallet.longestRequestLifetime) seconds")
         }
         let request = try answering { () throws(NodeError) in
             try node.home().issueRequest(
                 amount: amount, asset: asset, memo: body.memo ?? "", lifetime: lifetime,
                 now: node.clock.now())
         }
-        return RequestView(
-            requestId: request.id.hex, uri: TenderURI.encode(request),
-            amount: String(request.amount), asset: request.asset.checksummed, memo: request.memo,
-            expiry: request.expiry, state: "waiting", payment: nil)
+        return RequestView(request, state: "waiting", payment: nil)
     }
 
     static func requestStatus(_ id: String, _ node: NodeAPIContext) throws -> RequestView {
@@ -137,9 +128,7 @@ public enum APIRouter {
             let state =
                 payment != nil ? "paid" : node.clock.now() >= request.expiry ? "expired" : "waiting"
             return RequestView(
-                requestId: request.id.hex, uri: TenderURI.encode(request),
-                amount: String(request.amount), asset: request.asset.checksummed,
-                memo: request.memo, expiry: request.expiry, state: state,
+                request, state: state,
                 payment: payment.map { IncomingPaymentView($0, domain: home.domain) })
         }
     }

@@ -27,8 +27,12 @@ public struct NodeAPIContext: Sendable {
         self.syncNow = syncNow
     }
 
-    func home() throws(NodeError) -> Wallet {
-        guard let home = try wallets().first else { throw NodeError(.io("the node has no wallet")) }
-        return home
+    /// The node's wallets, read once, with the home wallet apart.
+    func homeAndAll() throws(NodeError) -> (home: Wallet, all: [Wallet]) {
+        let all = try wallets()
+        guard let home = all.first else { throw NodeError(.io("the node has no wallet")) }
+        return (home, all)
     }
+
+    func home() throws(NodeError) -> Wallet { try homeAndAll().home }
 }

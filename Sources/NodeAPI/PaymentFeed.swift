@@ -23,8 +23,6 @@ public actor PaymentFeed {
 
     private func unsubscribe(_ id: UUID) { subscribers[id] = nil }
 
-    var subscriberCount: Int { subscribers.count }
-
     /// Reads the wallets once: the first reading only learns what is there, later ones
     /// announce what is new. Returns how many were announced.
     @discardableResult

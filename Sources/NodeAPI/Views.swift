@@ -1,5 +1,6 @@
 import Hummingbird
 import NodeKit
+import PaymentCodes
 import Tender
 
 // What the API answers, as JSON. Amounts are strings of base units (they can pass 2^53, where
@@ -132,6 +133,17 @@ struct RequestView: ResponseEncodable, Codable {
     /// waiting, paid or expired.
     let state: String
     let payment: IncomingPaymentView?
+
+    init(_ request: PaymentRequest, state: String, payment: IncomingPaymentView?) {
+        requestId = request.id.hex
+        uri = TenderURI.encode(request)
+        amount = String(request.amount)
+        asset = request.asset.checksummed
+        memo = request.memo
+        expiry = request.expiry
+        self.state = state
+        self.payment = payment
+    }
 }
 
 /// The body of `POST /api/requests`.

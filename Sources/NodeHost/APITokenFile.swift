@@ -1,6 +1,8 @@
+import Codecs
 import Foundation
 import NodeKit
 import Posix
+import Tender
 
 /// The bearer token of the node's API: a file only the node's user may read (0600), made on
 /// first start (32 random bytes, hex). A token file others can read is refused, as ssh
@@ -25,18 +27,10 @@ public enum APITokenFile {
             return token
         }
         var generator = SystemRandomNumberGenerator()
-        let token = (0..<32).map { _ in
-            String(UInt8.random(in: 0...255, using: &generator), radix: 16).leftPadded(to: 2)
-        }.joined()
+        let token = Hex.encode(Bytes32.random(using: &generator).bytes, prefix: false)
         do { try DurableFile.write(Array((token + "\n").utf8), to: path, mode: 0o600) } catch {
             throw NodeError(.io("cannot write the API token \(path): \(error)"))
         }
         return token
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

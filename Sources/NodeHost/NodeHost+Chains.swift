@@ -20,22 +20,30 @@ extension NodeHost {
     /// Every wallet of the node: home first, then the other domains' in file-name order.
     public func openWallets() throws(NodeError) -> [Wallet] {
         let home = try openWallet()
+        return try [home]
+            + domainWalletPaths().map { path throws(NodeError) in
+                try openDomainWallet(at: path, home: home)
+            }
+    }
+
+    /// The files of the wallets for domains other than home, in name order.
+    public func domainWalletPaths() -> [String] {
         let names =
             (try? FileManager.default.contentsOfDirectory(atPath: directory.domainWallets)) ?? []
-        var wallets = [home]
-        for name in names.sorted() where name.hasSuffix(".sqlite") {
-            let wallet = try Wallet.open(at: directory.domainWallets + "/" + name)
-            guard wallet.address == home.address,
-                directory.database(for: wallet.domain) == directory.domainWallets + "/" + name
-            else {
-                throw NodeError(
-                    .io(
-                        "\(directory.domainWallets)/\(name) is not this node's wallet for its domain"
-                    ))
-            }
-            wallets.append(wallet)
+        return names.sorted().filter { $0.hasSuffix(".sqlite") }.map {
+            directory.domainWallets + "/" + $0
         }
-        return wallets
+    }
+
+    /// The wallet at `path`, checked to be this node's (`home`'s address) for the domain the
+    /// file is named after.
+    public func openDomainWallet(at path: String, home: Wallet) throws(NodeError) -> Wallet {
+        let wallet = try Wallet.open(at: path)
+        guard wallet.address == home.address, directory.database(for: wallet.domain) == path
+        else {
+            throw NodeError(.io("\(path) is not this node's wallet for its domain"))
+        }
+        return wallet
     }
 
     /// The wallet for coins of `domain`: the home wallet when it is its domain, else the

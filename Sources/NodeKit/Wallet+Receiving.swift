@@ -17,6 +17,10 @@ extension Wallet {
         public let repeated: Bool
     }
 
+    /// The longest a request may stay payable: ten years (it is for a sale, and its expiry
+    /// must stay a sane date). Front ends check it before asking.
+    public static let longestRequestLifetime: UInt64 = 315_360_000
+
     /// A new request to this wallet (random id), recorded before it is shown; it stays
     /// payable for `lifetime` seconds from `now`.
     public func issueRequest(

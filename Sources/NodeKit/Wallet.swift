@@ -66,12 +66,12 @@ public struct Wallet: Sendable {
         try storing { try store.incomingPayments() }
     }
 
-    /// Double-spend evidence this wallet holds, with the envelope to hand on and when it was found.
     /// The payment this wallet accepted for request `id`, if any.
     public func incomingPayment(_ id: Bytes32) throws(NodeError) -> IncomingPaymentRecord? {
         try storing { try store.incomingPayment(id) }
     }
 
+    /// Double-spend evidence this wallet holds, with the envelope to hand on and when it was found.
     public func evidence() throws(NodeError) -> [(
         evidence: DoubleSpendEvidence, envelope: [UInt8], foundAt: UInt64
     )] {

@@ -99,12 +99,7 @@ struct NodeCommand: AsyncParsableCommand {
                             logger.warning("sync: \(failure)")
                         }
                     } events: { event in
-                        // Read at every pass: worth a line only when debugging.
-                        if case .collateral = event {
-                            logger.debug("sync: \(SyncLog.line(for: event))")
-                        } else {
-                            logger.info("sync: \(SyncLog.line(for: event))")
-                        }
+                        logger.info("sync: \(SyncLog.line(for: event))")
                     }
                 })
         }
@@ -139,13 +134,11 @@ struct NodeCommand: AsyncParsableCommand {
                 logger.info("tender node: serving the API on \(listen)")
                 try? notifier.notify("READY=1\nSTATUS=serving on \(listen)")
             }, logger: logger)
-        do { try await application.runService() } catch {
-            try? notifier.notify("STOPPING=1")
-            try? await client.shutdown()
-            throw NodeError(.io("the node stopped: \(error)"))
-        }
+        var failure: (any Error)?
+        do { try await application.runService() } catch { failure = error }
         try? notifier.notify("STOPPING=1")
         try? await client.shutdown()
+        if let failure { throw NodeError(.io("the node stopped: \(failure)")) }
         logger.info("tender node: stopped")
     }
 }

@@ -64,9 +64,9 @@ struct PrinterOptions: ParsableArguments {
     }
 }
 
-/// Ten years at most: a request is for a sale, and its expiry must stay a sane date.
+/// `Wallet.longestRequestLifetime` at most (ten years).
 func checkRequestLifetime(_ seconds: UInt64) throws {
-    guard (1...315_360_000).contains(seconds) else {
+    guard (1...Wallet.longestRequestLifetime).contains(seconds) else {
         throw ValidationError("--expires-in must be 1…315360000 seconds (ten years)")
     }
 }

@@ -13,7 +13,7 @@ extension SettlementOnChainTests {
     /// the engine replaces it (same nonce, fees bumped) and the replacement is mined; the
     /// stuck one never is, and every coin is redeemed once.
     @Test func aStuckRedeemIsReplacedAndTheReplacementMined() async throws {
-        let (vault, wallet, coins, real, stingy) = try await bobHoldingTwoCoins()
+        let (vault, wallet, coins, _, stingy) = try await bobHoldingTwoCoins()
         let clock = SystemClock()
         var engine = SyncEngine(wallet: wallet, chain: stingy, clock: clock, confirmations: 1)
         engine.replaceAfter = 0

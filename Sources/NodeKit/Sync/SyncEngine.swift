@@ -79,7 +79,11 @@ public struct SyncEngine: Sendable {
         try await settleUnsettledPayments(events: events)
         let expired = try wallet.expireCoins(now: clock.now())
         if expired > 0 { events(.expired(coins: expired)) }
-        for record in try mine() { try await watch(record, events: events) }
+        let open = try mine()
+        // Read once, before any receipt: a nonce the chain counts as mined with none of that
+        // nonce's transactions in a block went to another transaction (see `unmined`).
+        let minedNonce = open.contains { $0.state == .signed } ? try await chain.minedNonce() : nil
+        for record in open { try await watch(record, minedNonce: minedNonce, events: events) }
         if try mine().isEmpty {
             try await submitFraudProofs(events: events)
             try await sendNewBatches(events: events)
@@ -91,8 +95,11 @@ public struct SyncEngine: Sendable {
     /// pass that fails on the way to the chain (unreachable, timed out, an answer that makes
     /// no sense) changes nothing: the next is tried after a backoff with jitter, until the
     /// passes run out; the last failure is thrown. Any other failure is thrown at once.
+    /// `passesBefore`: passes a caller already ran (a loop running one at a time), so the
+    /// collateral is still read every `collateralEvery` passes, not at each.
     public func run(
-        passes: Int, pause: Duration, events: @Sendable (Event) -> Void = { _ in }
+        passes: Int, pause: Duration, passesBefore: Int = 0,
+        events: @Sendable (Event) -> Void = { _ in }
     ) async throws(NodeError) -> Int {
         var open = 0
         var failures = 0
@@ -101,7 +108,7 @@ public struct SyncEngine: Sendable {
         for attempt in 0..<max(1, passes) {
             if attempt > 0 { try? await Task.sleep(for: failures > 0 ? wait : pause) }
             do throws(NodeError) {
-                if attempt % Self.collateralEvery == 0 || failures > 0 {
+                if (passesBefore + attempt) % Self.collateralEvery == 0 || failures > 0 {
                     let snapshot = try await refreshCollateral()
                     events(
                         .collateral(
@@ -184,15 +191,15 @@ public struct SyncEngine: Sendable {
     }
 
     /// Moves a transaction along if it is in a block; if not, sees to it (`unmined`).
+    /// `minedNonce`: the chain's mined count, read before this pass's receipts (nil when no
+    /// open transaction is unmined).
     private func watch(
-        _ record: RedeemTransactionRecord, events: @Sendable (Event) -> Void
+        _ record: RedeemTransactionRecord, minedNonce: UInt64?,
+        events: @Sendable (Event) -> Void
     ) async throws(NodeError) {
         let now = clock.now()
-        // Read before the receipts: a nonce the chain counts as mined with none of this
-        // nonce's transactions in a block went to another transaction.
-        let minedNonce = record.state == .signed ? try await chain.minedNonce() : nil
         guard let receipt = try await chain.receipt(of: record.hash) else {
-            guard let minedNonce else {
+            guard record.state == .signed, let minedNonce else {
                 try wallet.redeemReorged(record.hash, now: now)
                 events(.reorged(tx: record.hash))
                 try await chain.send(raw: record.raw)
