@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C system libraries (apt packages named as providers; pkg-config finds their flags).
@@ -121,8 +122,12 @@ let package = Package(
         .target(
             name: "NodeHost",
             dependencies: [
-                "NodeKit", "Tender", "Codecs", "Secp256k1", "Keystore", "Posix",
+                "NodeKit", "Tender", "Codecs", "Secp256k1", "Keystore", "Posix", "WalletStore",
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                // Backups: SQLite's online backup API, scrypt and ChaCha20-Poly1305.
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict),
         // Development tools: the local issuer, the dev chain's embedded defaults, crash points
@@ -156,10 +161,16 @@ let package = Package(
         .target(
             name: "NodeAPI",
             dependencies: [
-                "NodeKit", "Tender", "PaymentCodes",
+                "NodeKit", "Tender", "PaymentCodes", "WalletStore", "Secp256k1", "QR",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            swiftSettings: strict),
+        // The node's log lines: text or JSON, secrets taken out before anything is written.
+        .target(
+            name: "NodeLogging",
+            dependencies: ["Keystore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         // Payments over QR codes: the payment as an animated code, the receipt read by a camera.
         .target(
@@ -170,7 +181,7 @@ let package = Package(
             dependencies: [
                 "NodeKit", "NodeHost", "DevTools", "QRTransport", "Bluetooth", "BlueZ", "Noise",
                 "Tender", "Keystore", "QR", "ChainSync", "EVM", "Settlement", "Secp256k1",
-                "Printing", "PaymentCodes", "Scanning", "Camera", "NodeAPI", "Posix",
+                "Printing", "PaymentCodes", "Scanning", "Camera", "NodeAPI", "Posix", "NodeLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -201,6 +212,7 @@ let package = Package(
             dependencies: [
                 "Tender", "Secp256k1", "WalletStore", "QR", "Scanning", "Fountain", "CZBar",
                 "ChainSync", "Codecs", "DevTools", "EVM", "NodeKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Benchmarks/TenderBenchmarks", swiftSettings: strict),
 
@@ -248,7 +260,8 @@ let package = Package(
             name: "NodeKitTests",
             dependencies: [
                 "NodeKit", "NodeHost", "Tender", "Secp256k1", "Settlement", "WalletStore", "Codecs",
-                "TenderTestSupport", "NodeAPI", "Posix",
+                "TenderTestSupport", "NodeAPI", "Posix", "QR", "PaymentCodes", "NodeLogging",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict),

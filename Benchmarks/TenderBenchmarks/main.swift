@@ -6,6 +6,9 @@ import WalletStore
 //   taskset -c 0 .build/release/TenderBenchmarks [--quick] [--only=verify|qr|store|storage]
 // Settlement on the dev chain (Rigs/dev-chain; not part of a plain run):
 //   .build/release/TenderBenchmarks --only=settle [--coins=10000]
+// `tender node` under load on loopback (builds on the release `tender`):
+//   swift build -c release --product tender
+//   .build/release/TenderBenchmarks --only=node [--seconds=60] [--tender=PATH]
 let quick = CommandLine.arguments.contains("--quick")
 print("Tender benchmarks (\(quick ? "quick" : "full") run)")
 do {
@@ -18,6 +21,17 @@ do {
             CommandLine.arguments.first { $0.hasPrefix("--coins=") }
             .flatMap { Int($0.dropFirst(8)) } ?? 10_000
         try await SettlementBenchmark.run(coins: coins)
+    }
+    if only == "node" {
+        let tender =
+            CommandLine.arguments.first { $0.hasPrefix("--tender=") }.map {
+                String($0.dropFirst(9))
+            }
+            ?? ".build/release/tender"
+        let seconds =
+            CommandLine.arguments.first { $0.hasPrefix("--seconds=") }
+            .flatMap { Int($0.dropFirst(10)) } ?? 60
+        try await NodeBenchmark.run(tender: tender, seconds: seconds)
     }
     if only == nil || only == "store" {
         for durability in [WalletDatabase.Durability.powerLoss, .processCrash] {

@@ -28,13 +28,14 @@ public struct APIFailure: HTTPResponseError {
     }
 
     /// A wallet failure as the API reports it: the caller's mistake (400), a refusal by the
-    /// rules (422), nothing by that name (404), a clash or a busy wallet (409), or the node's
-    /// own trouble (500).
+    /// rules (422), a payment its spending limits forbid (403), nothing by that name (404), a
+    /// clash or a busy wallet (409), or the node's own trouble (500).
     init(_ error: NodeError) {
         let status: HTTPResponse.Status =
             switch error.kind {
             case .usage: .badRequest
             case .rejected: .unprocessableContent
+            case .overLimit: .forbidden
             case .missing: .notFound
             case .exists, .busy: .conflict
             default: .internalServerError
@@ -43,7 +44,9 @@ public struct APIFailure: HTTPResponseError {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = try JSONEncoder().encode(["error": code, "reason": reason])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let body = try encoder.encode(["error": code, "reason": reason])
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"tender\"" }
         return Response(

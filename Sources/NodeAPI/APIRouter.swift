@@ -5,11 +5,19 @@ import PaymentCodes
 import Tender
 
 /// The node's HTTP API (Docs/OPERATIONS.md lists every endpoint): everything under /api/
-/// needs the bearer token; `/healthz` answers without it (a liveness probe learns nothing).
+/// needs the bearer token; `/healthz` answers without it (a liveness probe learns nothing),
+/// and so does `/pos`, the point-of-sale page, which holds no data: it calls the API with the
+/// token it is given.
 public enum APIRouter {
     public static func make(_ node: NodeAPIContext) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
+        router.add(middleware: FailureCounting(metrics: node.metrics))
         router.get("healthz") { _, _ in "ok\n" }
+        // Prometheus scrapes with the same token (`authorization: credentials_file`).
+        router.group("metrics").add(middleware: TokenAuthentication(token: node.token)).get {
+            _, _ in try await metrics(node)
+        }
+        router.get("pos") { _, _ in PointOfSalePage.response() }
         let api = router.group("api").add(middleware: TokenAuthentication(token: node.token))
         api.get("status") { _, _ in try await status(node) }
         api.get("balance") { _, _ in try balance(node) }
@@ -22,11 +30,20 @@ public enum APIRouter {
         api.get("requests/{id}") { _, context in
             try requestStatus(try context.parameters.require("id"), node)
         }
+        api.get("requests/{id}/qr.svg") { _, context in
+            try RequestCode.svg(
+                try issuedRequest(try context.parameters.require("id"), node).request)
+        }
+        api.get("requests/{id}/qr.png") { _, context in
+            try RequestCode.png(
+                try issuedRequest(try context.parameters.require("id"), node).request)
+        }
         api.post("sync") { _, _ in
             await node.syncNow()
             return SyncView(sync: await node.state.sync)
         }
         api.get("events") { _, _ in EventStream.response(await node.feed.subscribe()) }
+        AutomaticPaymentRoutes.add(to: api, node)
         return router
     }
 
@@ -114,7 +131,11 @@ public enum APIRouter {
         return RequestView(request, state: "waiting", payment: nil)
     }
 
-    static func requestStatus(_ id: String, _ node: NodeAPIContext) throws -> RequestView {
+    /// A request this node issued, with the home wallet that holds it: 400 for an id that is
+    /// not 32 bytes of hex, 404 for one the node did not issue.
+    static func issuedRequest(
+        _ id: String, _ node: NodeAPIContext
+    ) throws -> (request: PaymentRequest, home: Wallet) {
         let requestID: Bytes32
         do { requestID = try Bytes32(hex: id) } catch {
             throw APIFailure.badRequest("request id: \(error)")
@@ -124,7 +145,14 @@ public enum APIRouter {
             guard let request = try home.ownRequest(requestID) else {
                 throw NodeError(.missing("this node issued no request \(id)"))
             }
-            let payment = try home.incomingPayment(requestID)
+            return (request, home)
+        }
+    }
+
+    static func requestStatus(_ id: String, _ node: NodeAPIContext) throws -> RequestView {
+        let (request, home) = try issuedRequest(id, node)
+        return try answering { () throws(NodeError) in
+            let payment = try home.incomingPayment(request.id)
             let state =
                 payment != nil ? "paid" : node.clock.now() >= request.expiry ? "expired" : "waiting"
             return RequestView(

@@ -13,17 +13,23 @@ public struct NodeAPIContext: Sendable {
     public let syncNow: @Sendable () async -> Void
     /// The bearer token every /api/ call must carry.
     public let token: String
+    /// The key and limits for payments the node makes on its own; nil: it makes none.
+    public let payer: AutomaticPayer?
+    /// The series `/metrics` serves.
+    public let metrics: NodeMetrics
 
     public init(
         wallets: @escaping @Sendable () throws(NodeError) -> [Wallet], clock: any WallClock,
-        state: NodeState, feed: PaymentFeed, token: String,
-        syncNow: @escaping @Sendable () async -> Void
+        state: NodeState, feed: PaymentFeed, token: String, payer: AutomaticPayer? = nil,
+        metrics: NodeMetrics = NodeMetrics(), syncNow: @escaping @Sendable () async -> Void
     ) {
         self.wallets = wallets
         self.clock = clock
         self.state = state
         self.feed = feed
         self.token = token
+        self.payer = payer
+        self.metrics = metrics
         self.syncNow = syncNow
     }
 

@@ -8,6 +8,10 @@ public actor NodeState {
         public var lastPassAt: UInt64?
         /// The last pass's failure (nil when it settled or had nothing to do).
         public var lastError: String?
+        /// When the last pass that did not fail finished (nil: none yet).
+        public var lastSuccessAt: UInt64?
+        /// Passes that failed (the chain unreachable, an RPC error, …).
+        public var failures = 0
         /// Redeem transactions still open after the last pass.
         public var openTransactions = 0
         public var enabled = false
@@ -27,6 +31,7 @@ public actor NodeState {
         sync.lastPassAt = now
         sync.openTransactions = open
         sync.lastError = error
+        if error == nil { sync.lastSuccessAt = now } else { sync.failures += 1 }
     }
 
     public func service(_ name: String, is status: String) { services[name] = status }

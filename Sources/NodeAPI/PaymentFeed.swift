@@ -23,6 +23,9 @@ public actor PaymentFeed {
 
     private func unsubscribe(_ id: UUID) { subscribers[id] = nil }
 
+    /// Open event streams (and other readers) right now.
+    public var subscriberCount: Int { subscribers.count }
+
     /// Reads the wallets once: the first reading only learns what is there, later ones
     /// announce what is new. Returns how many were announced.
     @discardableResult

@@ -1,6 +1,8 @@
 import Foundation
 import NodeKit
 import TOMLKit
+import Tender
+import WalletStore
 
 /// `tender node`'s settings: one TOML file (`node.toml` in the data directory, or
 /// `--config`), every key optional, each overridable by `TENDER_<SECTION>_<KEY>` in the
@@ -23,6 +25,11 @@ public struct NodeConfiguration: Sendable, Equatable {
     public var payeeName = "Tender"
     /// swift-log's level names: trace, debug, info, notice, warning, error, critical.
     public var logLevel = "info"
+    /// `text` (one line per event) or `json` (one object per line).
+    public var logFormat = "text"
+    /// What the node may pay on its own (`[[limits]]`): none, so by default it pays nothing
+    /// without a person.
+    public var limits: [SpendingLimit] = []
 
     public enum Switch: String, Sendable, CaseIterable { case auto, on, off }
 
@@ -33,7 +40,7 @@ public struct NodeConfiguration: Sendable, Equatable {
         "api": ["listen", "token-file"],
         "sync": ["enabled", "interval", "replace-after"],
         "payee": ["bluetooth", "name"],
-        "log": ["level"],
+        "log": ["level", "format"],
     ]
 
     public static let logLevels = [
@@ -62,11 +69,16 @@ public struct NodeConfiguration: Sendable, Equatable {
             throw NodeError(.usage("\(name) is not TOML: \(error)"))
         }
         var values: [String: Setting] = [:]
+        var limits: [SpendingLimit] = []
         for section in table.keys {
+            if section == "limits" {
+                limits = try SpendingLimitSettings.parse(table[section]!, file: name)
+                continue
+            }
             guard let known = keys[section] else {
                 throw NodeError(
                     .usage(
-                        "\(name): unknown section [\(section)] (known: \(keys.keys.sorted().joined(separator: ", ")))"
+                        "\(name): unknown section [\(section)] (known: \((keys.keys + ["limits"]).sorted().joined(separator: ", ")))"
                     ))
             }
             guard let entries = table[section]?.table else {
@@ -93,6 +105,7 @@ public struct NodeConfiguration: Sendable, Equatable {
         }
         var configuration = NodeConfiguration()
         try configuration.apply(values, file: name)
+        configuration.limits = limits
         return configuration
     }
 
@@ -189,6 +202,13 @@ public struct NodeConfiguration: Sendable, Equatable {
             payeeName = try name.string(place("payee.name"))
             guard (1...29).contains(payeeName.utf8.count) else {
                 throw NodeError(.usage(place("payee.name") + " must be 1…29 bytes"))
+            }
+        }
+        if let format = values["log.format"] {
+            logFormat = try format.string(place("log.format"))
+            guard ["text", "json"].contains(logFormat) else {
+                throw NodeError(
+                    .usage(place("log.format") + " must be text or json, got '\(logFormat)'"))
             }
         }
         if let level = values["log.level"] {

@@ -22,6 +22,8 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
         case key(String)
         /// The disk or the database failed; nothing was changed.
         case io(String)
+        /// A payment the node would make on its own that its spending limits do not allow.
+        case overLimit(String)
     }
 
     public let kind: Kind
@@ -38,7 +40,8 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
             switch kind {
             case .rejected(let error): "rejected: \(error)"
             case .usage(let what), .missing(let what), .exists(let what), .busy(let what),
-                .passphrase(let what), .permission(let what), .key(let what), .io(let what):
+                .passphrase(let what), .permission(let what), .key(let what), .io(let what),
+                .overLimit(let what):
                 what
             }
         return note.map { "\(text); \($0)" } ?? text
@@ -56,6 +59,7 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
         case .permission: "permission"
         case .key: "key"
         case .io: "io"
+        case .overLimit: "over-limit"
         }
     }
 

@@ -14,9 +14,13 @@ extension Wallet {
     /// Plans a payment, checks it exactly as the payee will (the same decoding and the same
     /// `Verifier.check`, against `request` when the payer has it), and records it as
     /// `prepared` with its coins reserved (one transaction). Hand it over with `handedOver`.
+    /// A payment the node makes on its own passes its `spendingLimits`, checked and counted
+    /// in that same transaction.
     public func preparePayment(
         to payee: Address, amount: Amount, asset: Address, memo: String = "", requestID: Bytes32,
-        request: PaymentRequest? = nil, key: PrivateKey, now: UInt64
+        request: PaymentRequest? = nil, key: PrivateKey,
+        within spendingLimits: [SpendingLimit]? = nil,
+        now: UInt64
     ) throws(NodeError) -> PreparedPayment {
         guard Address(publicKey: key.publicKey) == address else {
             throw NodeError(.key("the key does not belong to this wallet \(address)"))
@@ -56,8 +60,17 @@ extension Wallet {
                     "the payee would refuse this payment (\(error)); nothing was spent. A shorter memo, or a smaller amount (fewer coins), may help"
                 ))
         }
-        try storing { try store.preparePayment(plan, envelope: envelope, now: now) }
+        try storing {
+            try store.preparePayment(plan, envelope: envelope, within: spendingLimits, now: now)
+        }
         return PreparedPayment(plan: plan, envelope: envelope)
+    }
+
+    /// What counts against each spending limit now.
+    public func spendingUse(
+        _ spendingLimits: [SpendingLimit], now: UInt64
+    ) throws(NodeError) -> [SpendingLimitUse] {
+        try storing { try store.spendingUse(spendingLimits, now: now) }
     }
 
     /// How many of this wallet's coins paying `amount` of `asset` would take now: the coins

@@ -57,6 +57,11 @@ public struct Wallet: Sendable {
         return payment
     }
 
+    /// How many coins stand in each state.
+    public func coinCounts() throws(NodeError) -> [CoinState: Int] {
+        try storing { try store.coinCounts() }
+    }
+
     /// Where each coin this wallet holds or held stands.
     public func coinStates() throws(NodeError) -> [CoinID: CoinState] {
         try storing { try store.coinStates().mapValues(\.state) }

@@ -234,6 +234,21 @@ enum Schema {
         migrator.registerMigration("v8: fraud proof nonces") { db in
             try db.execute(sql: "ALTER TABLE fraud_proofs ADD COLUMN nonce INTEGER")
         }
+        // The spending ledger: what each payment the node made on its own counts against its
+        // limits (WalletDatabase+Spending.swift); a cancelled payment's row goes with it.
+        migrator.registerMigration("v9: spending limits") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE spending (
+                        request_id BLOB PRIMARY KEY,
+                        payee BLOB NOT NULL,
+                        asset BLOB NOT NULL,
+                        amount BLOB NOT NULL,
+                        spent_at INTEGER NOT NULL
+                    ) STRICT;
+                    CREATE INDEX spending_by_asset ON spending(asset, spent_at);
+                    """)
+        }
         return migrator
     }
 }

@@ -72,8 +72,12 @@ extension WalletDatabase {
 
     /// Reserves the plan's coins, records its transfers in the seen-set, stores the change as
     /// incoming and the payment as `prepared`: one transaction, before anything leaves the node.
-    /// A coin that is no longer unspent aborts it all.
-    public func preparePayment(_ plan: PaymentPlan, envelope: [UInt8], now: UInt64) throws {
+    /// A coin that is no longer unspent aborts it all. With `limits` (a payment the node makes
+    /// on its own), the same transaction checks them and records what it counts against them.
+    public func preparePayment(
+        _ plan: PaymentPlan, envelope: [UInt8], within limits: [SpendingLimit]? = nil,
+        now: UInt64
+    ) throws {
         let id = plan.payment.requestID
         try transaction { db in
             if let existing = try Self.outgoing(db, id) {
@@ -84,6 +88,7 @@ extension WalletDatabase {
                 try db.execute(
                     sql: "DELETE FROM outgoing_payments WHERE request_id = ?", arguments: [id])
             }
+            if let limits { try Self.reserveSpending(db, plan.payment, under: limits, now: now) }
             try db.cachedStatement(
                 sql: """
                     INSERT INTO outgoing_payments(request_id, payee, asset, amount, memo, state,
@@ -196,6 +201,7 @@ extension WalletDatabase {
                                     event: event.rawValue))))
                 }
                 try db.execute(sql: "DELETE FROM coins WHERE change_of = ?", arguments: [id])
+                try Self.releaseSpending(db, requestID: id)
                 try Self.forgetTransfers(reservedBy: id, db)
                 try db.move(coins: "reserved_by = ?", [id], by: .release, now: now)
                 try db.execute(

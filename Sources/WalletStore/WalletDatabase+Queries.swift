@@ -167,3 +167,19 @@ extension WalletDatabase {
 private func add(_ a: Amount, _ b: Amount) -> Amount {
     a.addingReportingOverflow(b).overflow ? .max : a + b
 }
+
+extension WalletDatabase {
+    /// How many coins stand in each state (one indexed count, for the node's metrics).
+    public func coinCounts() throws -> [CoinState: Int] {
+        try read { db in
+            var counts: [CoinState: Int] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT state, count(*) AS n FROM coins GROUP BY state")
+            {
+                counts[try row.decode(CoinState.self, forColumn: "state")] = try row.decode(
+                    Int.self, forColumn: "n")
+            }
+            return counts
+        }
+    }
+}

@@ -15,6 +15,8 @@ public struct WalletStoreError: Error, Equatable, Sendable, CustomStringConverti
         /// A row that cannot be decoded: the file was edited or corrupted.
         case corrupt(String)
         case rejected(ProtocolError)
+        /// A payment the node would make on its own that no spending limit allows.
+        case overLimit(String)
     }
 
     public let kind: Kind
@@ -33,6 +35,7 @@ public struct WalletStoreError: Error, Equatable, Sendable, CustomStringConverti
         case .notInitialised: "the wallet database has no identity yet (run `tender init`)"
         case .corrupt(let what): "wallet database is corrupt: \(what)"
         case .rejected(let error): error.description
+        case .overLimit(let why): why
         }
     }
 }

@@ -8,6 +8,7 @@ import Logging
 import NodeAPI
 import NodeHost
 import NodeKit
+import NodeLogging
 import Posix
 import ServiceLifecycle
 
@@ -43,22 +44,24 @@ struct NodeCommand: AsyncParsableCommand {
             var settings = try NodeConfiguration.load(path, mustExist: config != nil)
             if let listen { settings.listen = try ListenAddress(listen) }
             if noSync { settings.syncEnabled = false }
-            let logger = Self.logger(level: settings.logLevel)
-            let wallets = OpenWallets(host: host)
-            _ = try wallets.current()  // the node's wallets open, or a clear error now
             let tokenPath =
                 settings.tokenFile.hasPrefix("/")
                 ? settings.tokenFile : host.directory.path + "/" + settings.tokenFile
             let token = try APITokenFile.loadOrCreate(tokenPath)
+            let logger = Self.logger(settings, secrets: [token])
+            let wallets = OpenWallets(host: host)
+            _ = try wallets.current()  // the node's wallets open, or a clear error now
             try await serve(settings, host: host, wallets: wallets, token: token, logger: logger)
         }
     }
 
-    static func logger(level: String) -> Logger {
+    /// Every log line of the process (Hummingbird's too) goes through the redactor.
+    static func logger(_ settings: NodeConfiguration, secrets: [String]) -> Logger {
+        let redactor = Redactor(secrets: secrets)
+        let level = Logger.Level(rawValue: settings.logLevel) ?? .info
+        let format = NodeLogHandler.Format(rawValue: settings.logFormat) ?? .text
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = Logger.Level(rawValue: level) ?? .info
-            return handler
+            NodeLogHandler(label: label, level: level, format: format, redactor: redactor)
         }
         return Logger(label: "tender.node")
     }
@@ -70,6 +73,7 @@ struct NodeCommand: AsyncParsableCommand {
         let clock = host.clock
         let state = NodeState(startedAt: clock.now())
         let feed = PaymentFeed()
+        let metrics = NodeMetrics()
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         let client = EthereumRPC.makeHTTPClient()
         var services: [any Service] = [
@@ -77,11 +81,14 @@ struct NodeCommand: AsyncParsableCommand {
                 await feed.run(
                     wallets: { () throws(NodeError) in try wallets.current() },
                     every: .milliseconds(500))
-            }
+            },
+            ClosureService { await metrics.countPayments(from: feed) },
         ]
         var loop: SettlementLoop?
-        if settings.syncEnabled {
-            let key = try global.keys.walletKey()
+        // The key is unlocked only when the node needs it: to settle, or to pay on its own.
+        let key =
+            settings.syncEnabled || !settings.limits.isEmpty ? try global.keys.walletKey() : nil
+        if settings.syncEnabled, let key {
             let settlement = SettlementLoop(
                 wallets: { () throws(NodeError) in try wallets.current() },
                 registry: { () throws(NodeError) in try host.chainRegistry() }, key: key,
@@ -95,6 +102,7 @@ struct NodeCommand: AsyncParsableCommand {
                     await settlement.run { outcome in
                         await state.syncPassed(
                             at: clock.now(), open: outcome.open, error: outcome.failure)
+                        metrics.syncPassed(failed: outcome.failure != nil)
                         if let failure = outcome.failure {
                             logger.warning("sync: \(failure)")
                         }
@@ -115,6 +123,9 @@ struct NodeCommand: AsyncParsableCommand {
         let context = NodeAPIContext(
             wallets: { () throws(NodeError) in try wallets.current() }, clock: clock,
             state: state, feed: feed, token: token,
+            payer: settings.limits.isEmpty
+                ? nil : key.map { AutomaticPayer(key: $0, limits: settings.limits) },
+            metrics: metrics,
             syncNow: { [loop] in await loop?.passNow() })
         let address: BindAddress
         switch settings.listen {

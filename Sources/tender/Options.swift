@@ -99,7 +99,7 @@ enum Failure {
     static func status(of error: NodeError) -> Int32 {
         switch error.kind {
         case .usage: usage
-        case .rejected: rejected
+        case .rejected, .overLimit: rejected
         case .missing: missing
         case .exists: exists
         case .busy: busy

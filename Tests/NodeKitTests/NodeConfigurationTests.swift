@@ -2,8 +2,10 @@ import Foundation
 import NodeHost
 import NodeKit
 import Posix
+import Tender
 import TenderTestSupport
 import Testing
+import WalletStore
 
 /// node.toml: defaults, every key, the environment over the file, and a clear error for each
 /// kind of mistake (a typo must never leave a default silently in place).
@@ -29,12 +31,43 @@ import Testing
             name = "Ana's stall"
             [log]
             level = "debug"
+            format = "json"
             """, name: "node.toml")
         #expect(settings.listen == .unix(path: "/run/tender/api.sock"))
         #expect(settings.tokenFile == "/etc/tender/token")
         #expect(!settings.syncEnabled && settings.syncInterval == 5 && settings.replaceAfter == 60)
         #expect(settings.bluetooth == .off && settings.payeeName == "Ana's stall")
-        #expect(settings.logLevel == "debug")
+        #expect(settings.logLevel == "debug" && settings.logFormat == "json")
+    }
+
+    @Test func spendingLimitsAreRead() throws {
+        let bob = "0x1111111111111111111111111111111111111111"
+        let settings = try NodeConfiguration.parse(
+            """
+            [[limits]]
+            payee = "any"
+            amount = "5000"
+            period = "24h"
+            [[limits]]
+            payee = "\(bob)"
+            asset = "0x2222222222222222222222222222222222222222"
+            amount = 250
+            period = "1w"
+            [[limits]]
+            payee = "any"
+            amount = "1"
+            period = "90"
+            """, name: "node.toml")
+        #expect(
+            settings.limits == [
+                SpendingLimit(payee: nil, asset: .zero, amount: 5000, period: 86_400),
+                SpendingLimit(
+                    payee: try Address(bob),
+                    asset: try Address("0x2222222222222222222222222222222222222222"),
+                    amount: 250, period: 604_800),
+                SpendingLimit(payee: nil, asset: .zero, amount: 1, period: 90),
+            ])
+        #expect(NodeConfiguration().limits.isEmpty)
     }
 
     @Test func theEnvironmentOverridesTheFile() throws {
@@ -66,6 +99,16 @@ import Testing
         ("[payee]\nbluetooth = \"maybe\"", "must be auto, on or off"),
         ("[log]\nlevel = \"loud\"", "must be one of trace"),
         ("[sync", "is not TOML"),
+        ("[limits]\npayee = \"any\"", "limits must be tables, each [[limits]]"),
+        ("[[limits]]\namount = \"5\"\nperiod = \"1d\"", "limits[0] needs payee"),
+        (
+            "[[limits]]\npayee = \"any\"\namount = \"5\"\nperiod = \"1d\"\ncap = 3",
+            "limits[0]: unknown key cap"
+        ),
+        ("[[limits]]\npayee = \"0x12\"\namount = \"5\"\nperiod = \"1d\"", "limits[0].payee"),
+        ("[[limits]]\npayee = \"any\"\namount = \"2.5\"\nperiod = \"1d\"", "positive integer"),
+        ("[[limits]]\npayee = \"any\"\namount = 5\nperiod = \"soon\"", "such as 90s"),
+        ("[[limits]]\npayee = \"any\"\namount = 5", "limits[0] needs period"),
     ])
     func eachMistakeIsNamed(text: String, reason: String) {
         #expect {

@@ -1,0 +1,207 @@
+import Foundation
+import Hummingbird
+import NodeKit
+import PaymentCodes
+import Secp256k1
+import Tender
+import WalletStore
+
+/// Payments the node makes on its own, through the API (a kiosk paying a supplier, a script
+/// paying scanned requests): no person confirms them, so each must fit under the node's
+/// spending limits, checked and counted in the transaction that records it. A payment is
+/// prepared (coins and limit reserved), then either exported (its bytes leave the node: it can
+/// no longer be cancelled) or cancelled (coins and limit released); a receipt marks it spent.
+public struct AutomaticPayer: Sendable {
+    public let key: PrivateKey
+    public let limits: [SpendingLimit]
+    let desk = PaymentDesk()
+
+    public init(key: PrivateKey, limits: [SpendingLimit]) {
+        self.key = key
+        self.limits = limits
+    }
+}
+
+/// Prepares the node's own payments one at a time. Payments made at once would all choose
+/// the same best coin and all but one find it taken; in turn, each sees what the last
+/// reserved. Another process paying at the same moment can still take a coin first, so a
+/// payment that finds its coin gone is tried again a few times.
+actor PaymentDesk {
+    func prepare<T: Sendable>(_ body: @Sendable () throws(NodeError) -> T) throws(NodeError) -> T {
+        var attempt = 0
+        while true {
+            do { return try body() } catch {
+                guard case .busy = error.kind, attempt < 3 else { throw error }
+                attempt += 1
+            }
+        }
+    }
+}
+
+/// `POST /api/payments`: a scanned request (`{"request": "tender:…"}`), or terms
+/// (`{"to", "amount", "asset"?, "memo"?}`).
+struct NewPayment: Decodable {
+    let request: String?
+    let to: String?
+    let amount: String?
+    let asset: String?
+    let memo: String?
+}
+
+struct OutgoingPaymentResponse: ResponseEncodable {
+    let payment: OutgoingPaymentView
+}
+
+struct LimitView: Codable {
+    let payee: String?
+    let asset: String
+    let amount: String
+    let periodSeconds: UInt64
+    let used: String
+    let remaining: String
+}
+
+struct LimitsView: ResponseEncodable, Codable {
+    let limits: [LimitView]
+}
+
+enum AutomaticPaymentRoutes {
+    static func add(to api: RouterGroup<APIRequestContext>, _ node: NodeAPIContext) {
+        api.get("limits") { _, _ in try limits(node) }
+        api.post("payments") { request, context in
+            let body = try await APIRouter.decode(NewPayment.self, request, context)
+            return try EditedResponse(status: .created, response: try await pay(body, node))
+        }
+        api.post("payments/{id}/export") { _, context in
+            let bytes = try advance(try context.parameters.require("id"), node) {
+                wallet, id, now throws(NodeError) in try wallet.exportPayment(id, now: now)
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+        api.post("payments/{id}/cancel") { _, context in
+            try advance(try context.parameters.require("id"), node) {
+                wallet, id, now throws(NodeError) in
+                try wallet.cancelPayment(id, now: now)
+                return try view(wallet, id)
+            }
+        }
+        api.post("payments/{id}/receipt") { request, context in
+            let id = try context.parameters.require("id")
+            let bytes = try await request.body.collect(upTo: context.maxUploadSize)
+            return try advance(id, node) { wallet, requestID, now throws(NodeError) in
+                let record = try wallet.recordReceipt(
+                    Array(buffer: bytes), for: requestID, now: now)
+                return OutgoingPaymentResponse(
+                    payment: OutgoingPaymentView(record, domain: wallet.domain))
+            }
+        }
+    }
+
+    static func payer(_ node: NodeAPIContext) throws(APIFailure) -> AutomaticPayer {
+        guard let payer = node.payer else {
+            throw APIFailure(
+                .forbidden, code: "over-limit",
+                reason:
+                    "this node pays nothing on its own: no [[limits]] in node.toml (Docs/OPERATIONS.md)"
+            )
+        }
+        return payer
+    }
+
+    static func limits(_ node: NodeAPIContext) throws -> LimitsView {
+        let limits = node.payer?.limits ?? []
+        return try answering { () throws(NodeError) in
+            let uses = try node.home().spendingUse(limits, now: node.clock.now())
+            return LimitsView(
+                limits: uses.map {
+                    LimitView(
+                        payee: $0.limit.payee?.checksummed, asset: $0.limit.asset.checksummed,
+                        amount: String($0.limit.amount), periodSeconds: $0.limit.period,
+                        used: String($0.used), remaining: String($0.remaining))
+                })
+        }
+    }
+
+    static func pay(
+        _ body: NewPayment, _ node: NodeAPIContext
+    ) async throws -> OutgoingPaymentResponse {
+        let payer = try payer(node)
+        let now = node.clock.now()
+        let wallet = try answering { () throws(NodeError) in try node.home() }
+        let terms = try terms(body, domain: wallet.domain, now: now)
+        var generator = SystemRandomNumberGenerator()
+        let requestID = terms.request?.id ?? .random(using: &generator)
+        do {
+            return try await payer.desk.prepare { () throws(NodeError) in
+                let prepared = try wallet.preparePayment(
+                    to: terms.payee, amount: terms.amount, asset: terms.asset, memo: terms.memo,
+                    requestID: requestID, request: terms.request, key: payer.key,
+                    within: payer.limits, now: now)
+                return try view(wallet, prepared.requestID)
+            }
+        } catch { throw APIFailure(error) }
+    }
+
+    typealias Terms = (
+        payee: Address, amount: Amount, asset: Address, memo: String, request: PaymentRequest?
+    )
+
+    /// The payment's terms from a scanned request (which fixes them all) or from the body.
+    static func terms(_ body: NewPayment, domain: Domain, now: UInt64) throws(APIFailure) -> Terms {
+        if let text = body.request {
+            guard body.to == nil, body.amount == nil, body.asset == nil, body.memo == nil else {
+                throw APIFailure.badRequest("a request fixes the terms: send request alone")
+            }
+            let request: PaymentRequest
+            do {
+                guard case .request(let decoded) = try TenderURI.decodeAny(text) else {
+                    throw APIFailure.badRequest(
+                        "request: a pay-me code has no amount; send to and amount instead")
+                }
+                request = decoded
+            } catch let error as APIFailure { throw error } catch {
+                throw APIFailure.badRequest("request: \(error)")
+            }
+            do { try request.checkPayable(in: domain, now: now) } catch {
+                throw APIFailure(NodeError(.rejected(error)))
+            }
+            return (request.payee, request.amount, request.asset, request.memo, request)
+        }
+        guard let to = body.to, let amountText = body.amount else {
+            throw APIFailure.badRequest("send request, or to and amount")
+        }
+        let payee: Address
+        let asset: Address
+        do {
+            payee = try Address(to)
+            asset = try body.asset.map { text throws(ProtocolError) in try Address(text) } ?? .zero
+        } catch { throw APIFailure.badRequest("address: \(error)") }
+        guard let amount = Amount(amountText), amount > 0 else {
+            throw APIFailure.badRequest(
+                "amount must be a positive integer of base units below 2^128 (a string), got \"\(amountText)\""
+            )
+        }
+        return (payee, amount, asset, body.memo ?? "", nil)
+    }
+
+    static func view(_ wallet: Wallet, _ id: Bytes32) throws(NodeError) -> OutgoingPaymentResponse {
+        OutgoingPaymentResponse(
+            payment: OutgoingPaymentView(try wallet.outgoingPayment(id), domain: wallet.domain))
+    }
+
+    /// Applies `change` to the home wallet's payment `id` (hex), errors as the API reports them.
+    static func advance<T>(
+        _ id: String, _ node: NodeAPIContext,
+        _ change: (Wallet, Bytes32, UInt64) throws(NodeError) -> T
+    ) throws -> T {
+        let requestID: Bytes32
+        do { requestID = try Bytes32(hex: id) } catch {
+            throw APIFailure.badRequest("request id: \(error)")
+        }
+        return try answering { () throws(NodeError) in
+            try change(try node.home(), requestID, node.clock.now())
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Hummingbird
+import NodeKit
+import Prometheus
+import Tender
+
+/// The node's Prometheus series, `tender_`-prefixed (`GET /metrics`, Docs/OPERATIONS.md lists
+/// them). Events are counted as they happen (payments landing, sync passes, Bluetooth
+/// sessions, errors); what the wallets hold is read at each scrape, so a scrape is always the
+/// wallet's truth and nothing is kept twice.
+public final class NodeMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    private let paymentsReceived: Counter
+    private let syncPasses: Counter
+    private let syncFailures: Counter
+
+    public init() {
+        paymentsReceived = registry.makeCounter(
+            descriptor: Self.series(
+                "payments_received_total",
+                "Payments that landed in the node's wallets since it started, however they came."))
+        syncPasses = registry.makeCounter(
+            descriptor: Self.series(
+                "sync_passes_total", "Sync passes finished since the node started."))
+        syncFailures = registry.makeCounter(
+            descriptor: Self.series(
+                "sync_failures_total", "Sync passes that failed (chain unreachable, RPC errors)."))
+        for outcome in ["paid", "failed"] { _ = bluetoothSessions(outcome) }
+        _ = errors("api")
+        _ = errors("sync")
+    }
+
+    /// A sync pass finished (`failed`: it could not complete).
+    public func syncPassed(failed: Bool) {
+        syncPasses.increment()
+        if failed {
+            syncFailures.increment()
+            errors("sync").increment()
+        }
+    }
+
+    /// A Bluetooth payment session ended: `paid`, or `failed` (the link dropped, the payer
+    /// misbehaved, the payment was refused).
+    public func bluetoothSessionEnded(paid: Bool) {
+        bluetoothSessions(paid ? "paid" : "failed").increment()
+        if !paid { errors("bluetooth").increment() }
+    }
+
+    func apiRequestFailed(status: Int) {
+        // 4xx is the caller's doing, still worth watching; both count as API errors.
+        errors("api").increment()
+        registry.makeCounter(
+            descriptor: Self.series(
+                "api_failures_total", "API requests answered with an error status, by status."),
+            labels: [("status", String(status))]
+        ).increment()
+    }
+
+    /// Counts every payment the feed announces, until the node stops.
+    public func countPayments(from feed: PaymentFeed) async {
+        for await _ in await feed.subscribe() { paymentsReceived.increment() }
+    }
+
+    private func bluetoothSessions(_ outcome: String) -> Counter {
+        registry.makeCounter(
+            descriptor: Self.series(
+                "ble_sessions_total",
+                "Bluetooth payment sessions the payee service ran, by outcome."),
+            labels: [("outcome", outcome)])
+    }
+
+    private func errors(_ source: String) -> Counter {
+        registry.makeCounter(
+            descriptor: Self.series(
+                "errors_total", "Errors, by where they happened (api, sync, bluetooth)."),
+            labels: [("source", source)])
+    }
+
+    /// The text exposition format, with the gauges read now from the wallets and the state.
+    func scrape(_ node: NodeAPIContext) async throws(NodeError) -> String {
+        let now = node.clock.now()
+        let state = node.state
+        let sync = await state.sync
+        gauge("tender_uptime_seconds", "Seconds since the node started.").set(
+            Double(now >= state.startedAt ? now - state.startedAt : 0))
+        let lastGood = sync.lastSuccessAt ?? state.startedAt
+        gauge(
+            "tender_sync_lag_seconds",
+            "Seconds since the last sync pass that did not fail (since start when none has)."
+        ).set(sync.enabled ? Double(now >= lastGood ? now - lastGood : 0) : 0)
+        gauge(
+            "tender_sync_open_transactions", "Redeem transactions still open after the last pass."
+        )
+        .set(Double(sync.openTransactions))
+        gauge("tender_event_subscribers", "Open payment event streams.").set(
+            Double(await node.feed.subscriberCount))
+        for wallet in try node.wallets() {
+            let chain = ("chain_id", String(wallet.domain.chainID))
+            let counts = try wallet.coinCounts()
+            for coinState in CoinState.allCases {
+                gauge(
+                    "tender_coins", "Coins the wallet holds or held, by state.",
+                    [chain, ("state", coinState.rawValue)]
+                ).set(Double(counts[coinState] ?? 0))
+            }
+            for (asset, balance) in try wallet.balances(now: now) {
+                for (kind, amount) in [
+                    ("spendable", balance.spendable), ("expiring", balance.expiring),
+                    ("pending", balance.pending), ("in_doubt", balance.inDoubt),
+                    ("received_unsettled", balance.receivedUnsettled),
+                ] {
+                    gauge(
+                        "tender_balance_base_units",
+                        "The wallet's balance in the asset's base units, by kind.",
+                        [chain, ("asset", asset.checksummed), ("kind", kind)]
+                    ).set(Double(amount))
+                }
+            }
+            let outgoing = try wallet.outgoingPayments()
+            for paymentState in OutgoingPaymentState.allCases {
+                gauge(
+                    "tender_outgoing_payments", "Payments the wallet made, by state.",
+                    [chain, ("state", paymentState.rawValue)]
+                ).set(Double(outgoing.count { $0.state == paymentState }))
+            }
+            gauge(
+                "tender_incoming_payments", "Payments the wallet accepted.", [chain]
+            ).set(Double(try wallet.incomingPayments().count))
+        }
+        return registry.emitToString()
+    }
+
+    /// `tender_<name>`, with its help line.
+    static func series(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "tender", metricName: name, unitName: "", helpText: help)
+    }
+
+    private func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = []) -> Gauge {
+        registry.makeGauge(
+            descriptor: Self.series(String(name.dropFirst("tender_".count)), help), labels: labels)
+    }
+}
+
+extension APIRouter {
+    static func metrics(_ node: NodeAPIContext) async throws -> Response {
+        let text: String
+        do { text = try await node.metrics.scrape(node) } catch { throw APIFailure(error) }
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import Keystore
+import NodeKit
+import Posix
+import Tender
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Puts a backup back into a data directory (Docs/BACKUP.md), all or nothing: every path
+/// checked first, the files written into a new folder beside the target, the wallets opened
+/// and checked there, then that folder renamed into place. A failure leaves the target as it
+/// was and removes the new folder.
+public struct BackupRestore: Sendable {
+    public let directory: DataDirectory
+
+    public init(directory: DataDirectory) { self.directory = directory }
+
+    public struct Outcome: Sendable {
+        public let archive: BackupArchive
+        public let address: Address
+        /// The restored wallets' domains, home first.
+        public let domains: [Domain]
+        /// Where the data directory's previous contents went (`--force`), or nil.
+        public let previous: String?
+    }
+
+    /// Reads the backup at `path` and opens it with `passphrase`: a wrong passphrase, or any
+    /// byte changed, added or cut, is refused before anything is written.
+    public static func open(
+        file path: String, passphrase: String
+    ) throws(NodeError)
+        -> BackupArchive
+    {
+        let limit = BackupArchive.maximumSize + BackupSeal.headerSize + 16
+        return try open(FileIO.read(path, limit: limit), passphrase: passphrase)
+    }
+
+    /// A backup file's bytes opened with `passphrase`.
+    public static func open(
+        _ bytes: [UInt8], passphrase: String
+    ) throws(NodeError)
+        -> BackupArchive
+    {
+        try BackupArchive.decode(BackupSeal.open(bytes, passphrase: passphrase))
+    }
+
+    /// Refuses a target that is a file, a folder with anything in it (unless `force`), or one
+    /// whose wallets some process has open (`tender node`, another command): even with
+    /// `force`, a node must be stopped first.
+    public func checkTarget(force: Bool) throws(NodeError) {
+        guard let kind = try? DurableFile.fileKind(directory.path) else { return }
+        guard kind == S_IFDIR else {
+            throw NodeError(.usage("\(directory.path) is a file, not a folder: give a folder"))
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        guard !names.isEmpty else { return }
+        guard force else {
+            throw NodeError(
+                .exists(
+                    "\(directory.path) is not empty: restore into a new or empty folder (--data-dir), or pass --force to replace it (its contents are kept aside)"
+                ))
+        }
+        let domainWallets =
+            (try? FileManager.default.contentsOfDirectory(atPath: directory.domainWallets)) ?? []
+        let wallets =
+            [directory.database]
+            + domainWallets.filter { $0.hasSuffix(".sqlite") }.map {
+                directory.domainWallets + "/" + $0
+            }
+        if let open = wallets.first(where: BackupDatabase.isOpen) {
+            throw NodeError(
+                .busy(
+                    "\(open) is open (`tender node`, or another command, is using it): stop it before restoring over \(directory.path)"
+                ))
+        }
+    }
+
+    /// Restores `archive` into the data directory. `now` names the folder the previous
+    /// contents are moved to (with `force`).
+    public func restore(
+        _ archive: BackupArchive, force: Bool, now: UInt64
+    ) throws(NodeError) -> Outcome {
+        try BackupPaths.check(archive)
+        try checkTarget(force: force)
+        let target = Self.trimmed(directory.path)
+        let parent = Self.parent(of: target)
+        let name = String(target.split(separator: "/").last ?? "tender")
+        do {
+            try FileManager.default.createDirectory(
+                atPath: parent, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw NodeError(
+                .io("cannot create the folder \(parent): \(error.localizedDescription)"))
+        }
+        let staging = try Self.makeFolder(parent + "/.\(name).restore-XXXXXX")
+        do {
+            let (address, domains) = try write(archive, into: staging)
+            try checkTarget(force: force)
+            let aside = (parent == "." ? "" : parent + "/") + "\(name).before-restore-\(now)"
+            let previous = try swap(staging, into: target, aside: aside)
+            try? DurableFile.syncFolder(parent)
+            return Outcome(archive: archive, address: address, domains: domains, previous: previous)
+        } catch {
+            try? FileManager.default.removeItem(atPath: staging)
+            throw error
+        }
+    }
+
+    /// Writes every file into `staging` and checks the wallets there: integrity, the key
+    /// file's address, each domain wallet under its own domain's name.
+    private func write(
+        _ archive: BackupArchive, into staging: String
+    ) throws(NodeError) -> (Address, [Domain]) {
+        for entry in archive.entries {
+            if let slash = entry.path.firstIndex(of: "/") {
+                let folder = staging + "/" + entry.path[..<slash]
+                if mkdir(folder, 0o700) != 0, errno != EEXIST {
+                    throw NodeError(
+                        .io("cannot create \(folder): \(BackupRestore.lastError())"))
+                }
+            }
+            // The owner keeps read and write: the node opens its databases for writing.
+            let mode = mode_t(entry.mode & 0o777 | 0o600)
+            do {
+                try DurableFile.write(
+                    entry.bytes, to: staging + "/" + entry.path, mode: mode, replacing: false)
+            } catch {
+                throw NodeError(.io("cannot write \(entry.path) in \(staging): \(error)"))
+            }
+        }
+        let layout = DataDirectory(explicit: staging)
+        let address: Address
+        do { address = try Address(try KeyFile.load(from: layout.walletKey).address) } catch {
+            throw BackupError.malformed("its wallet-key.json is not a key file (\(error))")
+        }
+        var domains: [Domain] = []
+        for entry in archive.wallets {
+            let path = staging + "/" + entry.path
+            try BackupDatabase.check(path)
+            let wallet = try Wallet.open(at: path)
+            try wallet.close()
+            guard wallet.address == address else {
+                throw BackupError.malformed(
+                    "\(entry.path) belongs to \(wallet.address), not to the key's \(address)")
+            }
+            let home = entry.path == BackupPaths.homeWallet
+            guard home || layout.database(for: wallet.domain) == path else {
+                throw BackupError.malformed(
+                    "\(entry.path) holds chain \(wallet.domain.chainID)'s wallet under another name"
+                )
+            }
+            if home { domains.insert(wallet.domain, at: 0) } else { domains.append(wallet.domain) }
+        }
+        do {
+            if FileManager.default.fileExists(atPath: layout.domainWallets) {
+                try DurableFile.syncFolder(layout.domainWallets)
+            }
+            try DurableFile.syncFolder(staging)
+        } catch {
+            throw NodeError(.io("cannot sync \(staging): \(error)"))
+        }
+        return (address, domains)
+    }
+
+    /// Renames `staging` to `target`. A target with contents is first renamed to `aside`
+    /// (and renamed back if the second rename fails); an empty one is replaced in one rename.
+    private func swap(
+        _ staging: String, into target: String, aside: String
+    ) throws(NodeError) -> String? {
+        let occupied =
+            !((try? FileManager.default.contentsOfDirectory(atPath: target)) ?? []).isEmpty
+        guard occupied else {
+            guard rename(staging, target) == 0 else {
+                throw NodeError(
+                    .io(
+                        "cannot move the restored folder to \(target): \(BackupRestore.lastError())"
+                    ))
+            }
+            return nil
+        }
+        var keptAt = aside
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: keptAt) {
+            attempt += 1
+            keptAt = "\(aside)-\(attempt)"
+        }
+        guard rename(target, keptAt) == 0 else {
+            throw NodeError(
+                .io("cannot move \(target) aside to \(keptAt): \(BackupRestore.lastError())")
+            )
+        }
+        guard rename(staging, target) == 0 else {
+            let reason = BackupRestore.lastError()
+            let back = rename(keptAt, target) == 0 ? "" : "; the previous contents are in \(keptAt)"
+            throw NodeError(.io("cannot move the restored folder to \(target): \(reason)\(back)"))
+        }
+        return keptAt
+    }
+
+    static func makeFolder(_ template: String) throws(NodeError) -> String {
+        var bytes = Array(template.utf8CString)
+        guard let made = bytes.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw NodeError(
+                .io("cannot create a folder like \(template): \(BackupRestore.lastError())"))
+        }
+        return String(cString: made)
+    }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The C library's sentence for the last failed call's errno.
+    static func lastError() -> String { String(cString: strerror(errno)) }
+
+    /// The path without trailing slashes (`/srv/tender/` names the folder `tender`).
+    static func trimmed(_ path: String) -> String {
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+}

@@ -1,0 +1,69 @@
+import GRDB
+import Tender
+
+extension WalletDatabase {
+    /// What counts against each limit at `now`: the automatic payments in its window that
+    /// were not cancelled.
+    public func spendingUse(_ limits: [SpendingLimit], now: UInt64) throws -> [SpendingLimitUse] {
+        try read { db in
+            try limits.map { SpendingLimitUse(limit: $0, used: try Self.used(db, $0, now: now)) }
+        }
+    }
+
+    /// Checks `payment` against the limits that cover it and records it in the spending
+    /// ledger, inside the caller's transaction: refused when no limit covers its payee and
+    /// asset, or when it would take one past its amount.
+    static func reserveSpending(
+        _ db: Database, _ payment: Payment, under limits: [SpendingLimit], now: UInt64
+    ) throws {
+        let covering = limits.filter { $0.covers(payee: payment.payee, asset: payment.asset) }
+        guard !covering.isEmpty else {
+            throw WalletStoreError(
+                .overLimit(
+                    "no spending limit covers paying \(payment.payee.checksummed) in asset \(payment.asset.checksummed); the node pays on its own only under a limit"
+                ))
+        }
+        for limit in covering {
+            let used = try used(db, limit, now: now)
+            let (total, overflow) = used.addingReportingOverflow(payment.amount)
+            guard !overflow, total <= limit.amount else {
+                throw WalletStoreError(
+                    .overLimit(
+                        "paying \(payment.amount) would exceed the limit of \(limit) (\(used) used, \(limit.amount > used ? limit.amount - used : 0) left)"
+                    ))
+            }
+        }
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO spending(request_id, payee, asset, amount, spent_at)
+                VALUES (?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                payment.requestID, payment.payee, payment.asset, payment.amount, now.column,
+            ])
+    }
+
+    /// A cancelled payment never left the node: it no longer counts against any limit.
+    static func releaseSpending(_ db: Database, requestID: Bytes32) throws {
+        try db.execute(sql: "DELETE FROM spending WHERE request_id = ?", arguments: [requestID])
+    }
+
+    private static func used(_ db: Database, _ limit: SpendingLimit, now: UInt64) throws -> Amount {
+        let since = now >= limit.period ? now - limit.period : 0
+        var sql = "SELECT amount FROM spending WHERE asset = ? AND spent_at > ?"
+        var arguments: StatementArguments = [limit.asset, since.column]
+        if let payee = limit.payee {
+            sql += " AND payee = ?"
+            arguments += [payee]
+        }
+        var total: Amount = 0
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try cursor.next() {
+            // Saturating: a sum past 2^128 is over any limit anyway.
+            let (sum, overflow) = total.addingReportingOverflow(
+                try row.decode(UInt128.self, forColumn: "amount"))
+            total = overflow ? .max : sum
+        }
+        return total
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import NodeHost
+import NodeKit
+import Tender
+
+struct BackupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Write the node's keys, wallets and settings to one encrypted file.",
+        discussion: """
+            The wallet key and the settings files as they are, each wallet database as a \
+            consistent snapshot (SQLite's backup API: safe while `tender node` or another \
+            command runs), sealed with the wallet's passphrase (scrypt, ChaCha20-Poly1305) \
+            into FILE, mode 0600. FILE must not exist and must be outside the data \
+            directory. Docs/BACKUP.md describes the format.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    @Option(name: .customLong("out"), help: "The backup file to write.")
+    var out: String
+
+    func run() throws {
+        try guarded {
+            let maker = BackupMaker(directory: global.directory)
+            try FileIO.checkWritable(out)
+            try maker.checkOutside(out)
+            guard global.directory.exists else {
+                throw NodeError(
+                    .missing("no wallet at \(global.directory.path) (run `tender init`)"))
+            }
+            let passphrase = try global.keys.passphrases.read(
+                purpose: "the wallet (seals the backup)")
+            try maker.checkPassphrase(passphrase)
+            let archive = try maker.collect(now: global.clock.now())
+            let sealed = try maker.write(archive, to: out, passphrase: passphrase)
+            BackupReport(archive: archive, file: out, size: sealed.count).print(json: output.json)
+        }
+    }
+}
+
+/// What a backup holds, as text or JSON: shared by `backup` and `restore`.
+struct BackupReport {
+    let archive: BackupArchive
+    let file: String
+    let size: Int?
+    var dataDir: String? = nil
+    var previous: String? = nil
+
+    func print(json: Bool) {
+        if json {
+            var object: [String: Any] = [
+                "file": file, "created": archive.created, "wallets": archive.wallets.count,
+                "files": archive.entries.map { entry in
+                    ["path": entry.path, "size": entry.bytes.count, "mode": Int(entry.mode)]
+                },
+            ]
+            object["address"] = archive.address?.checksummed
+            object["size"] = size
+            object["dataDir"] = dataDir
+            object["previous"] = previous
+            try? printJSON(object)
+            return
+        }
+        let who = archive.address.map { " of \($0)" } ?? ""
+        if let dataDir {
+            Swift.print("Restored the backup\(who) from \(file) into \(dataDir)")
+        } else {
+            Swift.print("Backup\(who) written to \(file) (\(size ?? 0) bytes, mode 0600)")
+        }
+        for entry in archive.entries {
+            let kind = entry.isWallet ? "  wallet, integrity checked" : ""
+            Swift.print("  \(entry.path)  \(entry.bytes.count) bytes\(kind)")
+        }
+        let wallets = archive.wallets.count
+        Swift.print(
+            "\(archive.entries.count) files, \(wallets) wallet\(wallets == 1 ? "" : "s"), taken \(UTCTime.format(archive.created))"
+        )
+        if let previous { Swift.print("The folder's previous contents are in \(previous)") }
+    }
+}

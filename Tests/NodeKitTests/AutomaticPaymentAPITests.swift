@@ -1,0 +1,149 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NodeAPI
+import NodeKit
+import PaymentCodes
+import Tender
+import TenderTestSupport
+import Testing
+import WalletStore
+
+/// Payments the node makes on its own through the API: refused without limits, prepared under
+/// them, exported (the bytes Bob takes), cancelled (limit released), a receipt recorded.
+@Suite struct AutomaticPaymentAPITests {
+    let node = Node()
+    var world: World { node.world }
+    static let token = String(repeating: "5", count: 64)
+    static let authorized: HTTPFields = [.authorization: "Bearer \(token)"]
+
+    func application(_ alice: Wallet, limits: [SpendingLimit]?) -> some ApplicationProtocol {
+        let context = NodeAPIContext(
+            wallets: { () throws(NodeError) in [alice] }, clock: node.clock,
+            state: NodeState(startedAt: node.clock.now()), feed: PaymentFeed(),
+            token: Self.token,
+            payer: limits.map { AutomaticPayer(key: world.aliceKey, limits: $0) },
+            syncNow: {})
+        return Application(router: APIRouter.make(context))
+    }
+
+    static func json(_ response: TestResponse) throws -> [String: Any] {
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+    }
+
+    static func post(
+        _ client: some TestClientProtocol, _ uri: String, _ body: String = ""
+    ) async throws -> TestResponse {
+        try await client.execute(
+            uri: uri, method: .post, headers: authorized, body: ByteBuffer(string: body))
+    }
+
+    @Test func withoutLimitsTheNodePaysNothingOnItsOwn() async throws {
+        let alice = try node.fundedAlice([1000])
+        let bob = world.bob.checksummed
+        try await application(alice, limits: nil).test(.router) { client in
+            let response = try await Self.post(
+                client, "/api/payments", "{\"to\": \"\(bob)\", \"amount\": \"10\"}")
+            #expect(response.status == .forbidden)
+            #expect(try Self.json(response)["error"] as? String == "over-limit")
+            #expect((try Self.json(response)["reason"] as? String)?.contains("[[limits]]") == true)
+            let unauthorized = try await client.execute(uri: "/api/payments", method: .post)
+            #expect(unauthorized.status == .unauthorized)
+        }
+        #expect(try alice.outgoingPayments().isEmpty)
+    }
+
+    @Test func aRequestPaidUnderTheLimitExportedAndItsReceiptRecorded() async throws {
+        let alice = try node.fundedAlice([600, 600])
+        let bobWallet = try node.wallet(world.bobKey)
+        let now = node.clock.now()
+        let request = try bobWallet.issueRequest(
+            amount: 400, asset: .zero, memo: "flour", lifetime: 600, now: now)
+        let uri = TenderURI.encode(request)
+        let limits = [SpendingLimit(payee: world.bob, asset: .zero, amount: 900, period: 86_400)]
+        let (bobKey, clock, bob) = (world.bobKey, node.clock, world.bob.checksummed)
+        try await application(alice, limits: limits).test(.router) { client in
+            let made = try await Self.post(client, "/api/payments", "{\"request\": \"\(uri)\"}")
+            #expect(made.status == .created)
+            let payment = try #require(try Self.json(made)["payment"] as? [String: Any])
+            #expect(payment["state"] as? String == "prepared")
+            #expect(payment["amount"] as? String == "400")
+            #expect(payment["memo"] as? String == "flour")
+            let id = try #require(payment["requestId"] as? String)
+            #expect(id == request.id.hex)
+
+            let limitsNow = try Self.json(
+                try await client.execute(uri: "/api/limits", method: .get, headers: Self.authorized)
+            )
+            let first = try #require((limitsNow["limits"] as? [[String: Any]])?.first)
+            #expect(first["used"] as? String == "400")
+            #expect(first["remaining"] as? String == "500")
+
+            // The same request again: already paid.
+            let again = try await Self.post(client, "/api/payments", "{\"request\": \"\(uri)\"}")
+            #expect(again.status == .conflict)
+            // Past the limit: 403 with the numbers, nothing recorded.
+            let over = try await Self.post(
+                client, "/api/payments",
+                "{\"to\": \"\(bob)\", \"amount\": \"550\"}")
+            #expect(over.status == .forbidden)
+            #expect(
+                (try Self.json(over)["reason"] as? String)?.contains("400 used, 500 left") == true)
+
+            let exported = try await Self.post(client, "/api/payments/\(id)/export")
+            #expect(exported.status == .ok)
+            #expect(exported.headers[.contentType] == "application/octet-stream")
+            let received = try bobWallet.receive(
+                Array(buffer: exported.body), key: bobKey, now: clock.now())
+            #expect(received.amount == 400)
+            // Out of the node: no longer cancellable.
+            let cancel = try await Self.post(client, "/api/payments/\(id)/cancel")
+            #expect(cancel.status == .unprocessableContent)
+            var body = ByteBuffer()
+            body.writeBytes(received.receipt)
+            let spent = try await client.execute(
+                uri: "/api/payments/\(id)/receipt", method: .post, headers: Self.authorized,
+                body: body)
+            #expect(spent.status == .ok)
+            #expect(
+                (try Self.json(spent)["payment"] as? [String: Any])?["state"] as? String == "spent")
+        }
+        #expect(try alice.outgoingPayment(request.id).state == .spent)
+    }
+
+    @Test func aCancelledPaymentGivesItsLimitBack() async throws {
+        let alice = try node.fundedAlice([300, 300])
+        let limits = [SpendingLimit(payee: nil, asset: .zero, amount: 300, period: 3600)]
+        let bob = world.bob.checksummed
+        try await application(alice, limits: limits).test(.router) { client in
+            let terms = "{\"to\": \"\(bob)\", \"amount\": \"300\", \"memo\": \"eggs\"}"
+            let made = try await Self.post(client, "/api/payments", terms)
+            #expect(made.status == .created)
+            let id = try #require(
+                (try Self.json(made)["payment"] as? [String: Any])?["requestId"] as? String)
+            #expect(try await Self.post(client, "/api/payments", terms).status == .forbidden)
+            let cancelled = try await Self.post(client, "/api/payments/\(id)/cancel")
+            #expect(cancelled.status == .ok)
+            #expect(
+                (try Self.json(cancelled)["payment"] as? [String: Any])?["state"] as? String
+                    == "cancelled")
+            #expect(try await Self.post(client, "/api/payments", terms).status == .created)
+            for (body, reason) in [
+                ("{\"amount\": \"5\"}", "send request, or to and amount"),
+                ("{\"to\": \"\(bob)\", \"amount\": \"-1\"}", "positive integer"),
+                ("{\"to\": \"0x12\", \"amount\": \"5\"}", "address"),
+                ("{\"request\": \"tender:nonsense\", \"amount\": \"5\"}", "send request alone"),
+                ("{\"request\": \"bitcoin:abc\"}", "request:"),
+            ] {
+                let response = try await Self.post(client, "/api/payments", body)
+                #expect(response.status == .badRequest, "\(body)")
+                #expect((try Self.json(response)["reason"] as? String)?.contains(reason) == true)
+            }
+            let unknown = try await Self.post(
+                client, "/api/payments/\(String(repeating: "ab", count: 32))/cancel")
+            #expect(unknown.status == .notFound)
+            #expect(try await Self.post(client, "/api/payments/xyz/export").status == .badRequest)
+        }
+    }
+}
