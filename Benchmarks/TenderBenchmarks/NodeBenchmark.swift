@@ -40,6 +40,9 @@ enum NodeBenchmark {
             try await Task.sleep(for: .seconds(3))
             let idle = residentKiB(node.processIdentifier)
             Measure.report("idle RSS (3 s after start)", Double(idle) / 1024, "MiB")
+            Measure.report(
+                "idle RSS, anonymous (heap and stacks)",
+                Double(residentKiB(node.processIdentifier, "RssAnon")) / 1024, "MiB")
             let token = try String(
                 contentsOfFile: setup.home + "/api-token", encoding: .utf8
             ).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -113,8 +116,11 @@ enum NodeBenchmark {
         func status(_ seconds: Double) { state.withLock { $0.status.append(seconds) } }
         func payment(_ seconds: Double) { state.withLock { $0.payments.append(seconds) } }
         func error(_ what: String) { state.withLock { $0.errors[what, default: 0] += 1 } }
-        let memory = Mutex<[Int]>([])
-        func resident(_ kib: Int) { memory.withLock { $0.append(kib) } }
+        let memory = Mutex<[(rss: Int, anonymous: Int)]>([])
+        func resident(_ pid: Int32) {
+            let sample = (residentKiB(pid), residentKiB(pid, "RssAnon"))
+            memory.withLock { $0.append(sample) }
+        }
     }
 
     static func load(
@@ -159,7 +165,7 @@ enum NodeBenchmark {
             }
             group.addTask {
                 while ContinuousClock.now < end {
-                    tally.resident(residentKiB(node))
+                    tally.resident(node)
                     try await Task.sleep(for: .seconds(5))
                 }
             }
@@ -179,10 +185,14 @@ enum NodeBenchmark {
             print("  \(count) × \(what)")
         }
         let samples = tally.memory.withLock { $0 }
-        if let first = samples.first, let last = samples.last, let peak = samples.max() {
-            Measure.report("RSS at the start of the load", Double(first) / 1024, "MiB")
-            Measure.report("RSS at the end of the load", Double(last) / 1024, "MiB")
-            Measure.report("RSS peak during the load", Double(peak) / 1024, "MiB")
+        if let first = samples.first, let last = samples.last {
+            Measure.report("RSS at the start of the load", Double(first.rss) / 1024, "MiB")
+            Measure.report("RSS at the end of the load", Double(last.rss) / 1024, "MiB")
+            Measure.report(
+                "RSS anonymous, start → end of the load",
+                Double(last.anonymous - first.anonymous) / 1024, "MiB")
+            let series = samples.map { String(format: "%.1f", Double($0.anonymous) / 1024) }
+            print("  anonymous MiB every 5 s: \(series.joined(separator: " "))")
         }
     }
 
@@ -256,9 +266,11 @@ enum NodeBenchmark {
         throw BenchmarkFailure("the node did not start serving")
     }
 
-    static func residentKiB(_ pid: Int32) -> Int {
+    /// `VmRSS` (or another /proc status line, `RssAnon`: the heap and stacks, without the
+    /// program's and libraries' code pages) in KiB.
+    static func residentKiB(_ pid: Int32, _ field: String = "VmRSS") -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") })
         else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
