@@ -124,10 +124,6 @@ let package = Package(
             dependencies: [
                 "NodeKit", "Tender", "Codecs", "Secp256k1", "Keystore", "Posix", "WalletStore",
                 .product(name: "TOMLKit", package: "TOMLKit"),
-                // Backups: SQLite's online backup API, scrypt and ChaCha20-Poly1305.
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict),
         // Development tools: the local issuer, the dev chain's embedded defaults, crash points

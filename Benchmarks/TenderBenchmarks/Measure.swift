@@ -20,13 +20,18 @@ enum Measure {
         for index in 0..<count {
             let start = clock.now
             try body(index)
-            result.append(seconds(clock.now - start))
+            result.append(seconds(since: start))
         }
         return result
     }
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// Seconds from `start` to now.
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        seconds(ContinuousClock.now - start)
     }
 
     static func percentile(_ values: [Double], _ fraction: Double) -> Double {
@@ -38,6 +43,16 @@ enum Measure {
     static func report(_ name: String, _ value: Double, _ unit: String) {
         let text = value >= 100 ? String(format: "%.0f", value) : String(format: "%.3f", value)
         print("\(name.padding(toLength: 56, withPad: " ", startingAt: 0)) \(text) \(unit)")
+    }
+
+    /// Reports latencies (`samples` in seconds) in milliseconds, one line per percentile:
+    /// "`name` p50", "`name` p99".
+    static func reportPercentiles(
+        _ name: String, _ samples: [Double], _ percentiles: [Int] = [50, 99]
+    ) {
+        for percent in percentiles {
+            report("\(name) p\(percent)", percentile(samples, Double(percent) / 100) * 1000, "ms")
+        }
     }
 }
 

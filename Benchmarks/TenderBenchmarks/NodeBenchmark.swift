@@ -23,7 +23,7 @@ enum NodeBenchmark {
         defer { try? FileManager.default.removeItem(at: setup.folder) }
         let port = 18_871
         let started = ContinuousClock.now
-        let node = try launch(
+        let node = try spawn(
             setup.tender, ["node", "--data-dir", setup.home, "--listen", "127.0.0.1:\(port)"],
             environment: setup.environment)
         defer { node.terminate() }
@@ -36,13 +36,13 @@ enum NodeBenchmark {
         do {
             try await waitUntilServing(client, port: port)
             Measure.report(
-                "start to serving (/healthz answers)", Self.seconds(since: started) * 1000, "ms")
+                "start to serving (/healthz answers)", Measure.seconds(since: started) * 1000,
+                "ms")
             try await Task.sleep(for: .seconds(3))
             let idle = residentKiB(node.processIdentifier)
-            Measure.report("idle RSS (3 s after start)", Double(idle) / 1024, "MiB")
+            Measure.report("idle RSS (3 s after start)", Double(idle.rss) / 1024, "MiB")
             Measure.report(
-                "idle RSS, anonymous (heap and stacks)",
-                Double(residentKiB(node.processIdentifier, "RssAnon")) / 1024, "MiB")
+                "idle RSS, anonymous (heap and stacks)", Double(idle.anonymous) / 1024, "MiB")
             let token = try String(
                 contentsOfFile: setup.home + "/api-token", encoding: .utf8
             ).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -76,15 +76,13 @@ enum NodeBenchmark {
         }
         _ = try cli(["issuer", "init", "--data-dir", issuer, "--scrypt-n", "1024"])
         let issuerAddress = try cli(["issuer", "address", "--data-dir", issuer])
-        let home = folder.appendingPathComponent("node").path
-        for home in [home, payee] {
-            _ = try cli(["init", "--data-dir", home, "--scrypt-n", "1024"])
-        }
-        _ = try cli(["trust", "add", issuerAddress, "--data-dir", home])
-        let address = try cli(["address", "--data-dir", home])
+        _ = try cli(["init", "--data-dir", payee, "--scrypt-n", "1024"])
         let setup = Setup(
             folder: folder, tender: tender, environment: environment,
             payee: try cli(["address", "--data-dir", payee]))
+        _ = try cli(["init", "--data-dir", setup.home, "--scrypt-n", "1024"])
+        _ = try cli(["trust", "add", issuerAddress, "--data-dir", setup.home])
+        let address = try cli(["address", "--data-dir", setup.home])
         var left = payments
         var file = 0
         while left > 0 {
@@ -118,7 +116,7 @@ enum NodeBenchmark {
         func error(_ what: String) { state.withLock { $0.errors[what, default: 0] += 1 } }
         let memory = Mutex<[(rss: Int, anonymous: Int)]>([])
         func resident(_ pid: Int32) {
-            let sample = (residentKiB(pid), residentKiB(pid, "RssAnon"))
+            let sample = residentKiB(pid)
             memory.withLock { $0.append(sample) }
         }
     }
@@ -136,7 +134,8 @@ enum NodeBenchmark {
                     while ContinuousClock.now < end {
                         let start = ContinuousClock.now
                         do {
-                            let status = try await call(client, "GET", base + "/api/status", token)
+                            let (status, _) = try await call(
+                                client, "GET", base + "/api/status", token)
                             status == 200
                                 ? tally.status(Measure.seconds(ContinuousClock.now - start))
                                 : tally.error("status \(status) on /api/status")
@@ -175,11 +174,9 @@ enum NodeBenchmark {
             ($0.status, $0.payments, $0.errors)
         }
         Measure.report("/api/status answered", Double(status.count) / Double(seconds), "req/s")
-        Measure.report("/api/status p50", Measure.percentile(status, 0.5) * 1000, "ms")
-        Measure.report("/api/status p99", Measure.percentile(status, 0.99) * 1000, "ms")
+        Measure.reportPercentiles("/api/status", status)
         Measure.report("payments made (prepare + export)", Double(payments.count), "payments")
-        Measure.report("payment p50", Measure.percentile(payments, 0.5) * 1000, "ms")
-        Measure.report("payment p99", Measure.percentile(payments, 0.99) * 1000, "ms")
+        Measure.reportPercentiles("payment", payments)
         Measure.report("errors", Double(errors.values.reduce(0, +)), "requests")
         for (what, count) in errors.sorted(by: { $0.value > $1.value }).prefix(5) {
             print("  \(count) × \(what)")
@@ -201,104 +198,97 @@ enum NodeBenchmark {
     static func pay(
         _ client: HTTPClient, _ base: String, _ token: String, to payee: String
     ) async throws {
-        var request = HTTPClientRequest(url: base + "/api/payments")
-        request.method = .init(rawValue: "POST")
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.body = .bytes(ByteBuffer(string: "{\"to\": \"\(payee)\", \"amount\": \"10\"}"))
-        let response = try await client.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        guard response.status.code == 201,
+        let (status, body) = try await call(
+            client, "POST", base + "/api/payments", token,
+            body: "{\"to\": \"\(payee)\", \"amount\": \"10\"}")
+        guard status == 201,
             let object = try JSONSerialization.jsonObject(with: Data(body.readableBytesView))
                 as? [String: Any],
             let id = (object["payment"] as? [String: Any])?["requestId"] as? String
         else {
-            throw BenchmarkFailure(
-                "POST /api/payments: \(response.status.code) \(String(buffer: body))")
+            throw BenchmarkFailure("POST /api/payments: \(status) \(String(buffer: body))")
         }
-        var export = HTTPClientRequest(url: base + "/api/payments/\(id)/export")
-        export.method = .init(rawValue: "POST")
-        export.headers.add(name: "Authorization", value: "Bearer \(token)")
-        let exported = try await client.execute(export, timeout: .seconds(30))
-        let bytes = try await exported.body.collect(upTo: 1 << 20)
-        guard exported.status.code == 200, bytes.readableBytes > 100 else {
-            throw BenchmarkFailure("export: \(exported.status.code)")
+        let (exported, bytes) = try await call(
+            client, "POST", base + "/api/payments/\(id)/export", token)
+        guard exported == 200, bytes.readableBytes > 100 else {
+            throw BenchmarkFailure("export: \(exported)")
         }
     }
 
     /// `tender balance` from process start to exit, 30 runs: the CLI's cold start.
     static func coldStart(_ setup: Setup) {
-        var samples: [Double] = []
-        for _ in 0..<30 {
-            let start = ContinuousClock.now
+        let samples = Measure.samples(count: 30) { _ in
             _ = try? output(
                 setup.tender, ["balance", "--data-dir", setup.home],
                 environment: setup.environment)
-            samples.append(Self.seconds(since: start))
         }
-        Measure.report(
-            "CLI cold start: tender balance p50", Measure.percentile(samples, 0.5) * 1000, "ms")
-        Measure.report(
-            "CLI cold start: tender balance p90", Measure.percentile(samples, 0.9) * 1000, "ms")
+        Measure.reportPercentiles("CLI cold start: tender balance", samples, [50, 90])
     }
 
     // MARK: Plumbing
 
+    /// One request with the API token; the status and the whole body (up to 1 MiB).
     static func call(
         _ client: HTTPClient, _ method: String, _ url: String, _ token: String,
         body: String? = nil
-    ) async throws -> Int {
+    ) async throws -> (status: Int, body: ByteBuffer) {
         var request = HTTPClientRequest(url: url)
         request.method = .init(rawValue: method)
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
         let response = try await client.execute(request, timeout: .seconds(30))
-        _ = try await response.body.collect(upTo: 1 << 20)
-        return Int(response.status.code)
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (Int(response.status.code), body)
     }
 
     static func waitUntilServing(_ client: HTTPClient, port: Int) async throws {
         for _ in 0..<2_000 {
-            if (try? await call(client, "GET", "http://127.0.0.1:\(port)/healthz", "")) == 200 {
-                return
-            }
+            let health = try? await call(client, "GET", "http://127.0.0.1:\(port)/healthz", "")
+            if health?.status == 200 { return }
             try await Task.sleep(for: .milliseconds(5))
         }
         throw BenchmarkFailure("the node did not start serving")
     }
 
-    /// `VmRSS` (or another /proc status line, `RssAnon`: the heap and stacks, without the
-    /// program's and libraries' code pages) in KiB.
-    static func residentKiB(_ pid: Int32, _ field: String = "VmRSS") -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") })
-        else { return 0 }
-        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    /// The memory resident in process `pid`, in KiB, from one read of /proc/PID/status:
+    /// `VmRSS`, and `RssAnon` (the heap and stacks, without the program's and libraries' code
+    /// pages); 0 for what cannot be read.
+    static func residentKiB(_ pid: Int32) -> (rss: Int, anonymous: Int) {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        else { return (0, 0) }
+        let lines = status.split(separator: "\n")
+        func field(_ name: String) -> Int {
+            guard let line = lines.first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+        return (field("VmRSS"), field("RssAnon"))
     }
 
-    static func launch(
-        _ path: String, _ arguments: [String], environment: [String: String]
+    /// Starts `path` with standard error to the null device, standard output to `pipe` (the
+    /// null device without one).
+    static func spawn(
+        _ path: String, _ arguments: [String], environment: [String: String], pipe: Pipe? = nil
     ) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.environment = environment
         process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
+        if let pipe {
+            process.standardOutput = pipe
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
         try process.run()
         return process
     }
 
+    /// Runs `path` to its exit; its standard output, trimmed. Throws if it exits non-zero.
     static func output(
         _ path: String, _ arguments: [String], environment: [String: String]
     ) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
         let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try spawn(path, arguments, environment: environment, pipe: pipe)
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
@@ -307,9 +297,5 @@ enum NodeBenchmark {
             )
         }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    static func seconds(since start: ContinuousClock.Instant) -> Double {
-        Measure.seconds(ContinuousClock.now - start)
     }
 }

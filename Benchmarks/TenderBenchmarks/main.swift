@@ -10,27 +10,25 @@ import WalletStore
 //   swift build -c release --product tender
 //   .build/release/TenderBenchmarks --only=node [--seconds=60] [--tender=PATH]
 let quick = CommandLine.arguments.contains("--quick")
+
+/// The value of the first argument that starts with `prefix` ("--coins="), without it.
+func argument(_ prefix: String) -> String? {
+    CommandLine.arguments.first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+}
+
 print("Tender benchmarks (\(quick ? "quick" : "full") run)")
 do {
-    let only = CommandLine.arguments.first { $0.hasPrefix("--only=") }?.dropFirst(7)
+    let only = argument("--only=")
     if only == nil || only == "verify" { try VerificationBenchmark.run(scale: quick ? 1 : 5) }
     if only == nil || only == "qr" { try QRBenchmark.run(scale: quick ? 1 : 3) }
     if only == nil || only == "storage" { try StorageBenchmark.run() }
     if only == "settle" {
-        let coins =
-            CommandLine.arguments.first { $0.hasPrefix("--coins=") }
-            .flatMap { Int($0.dropFirst(8)) } ?? 10_000
+        let coins = argument("--coins=").flatMap { Int($0) } ?? 10_000
         try await SettlementBenchmark.run(coins: coins)
     }
     if only == "node" {
-        let tender =
-            CommandLine.arguments.first { $0.hasPrefix("--tender=") }.map {
-                String($0.dropFirst(9))
-            }
-            ?? ".build/release/tender"
-        let seconds =
-            CommandLine.arguments.first { $0.hasPrefix("--seconds=") }
-            .flatMap { Int($0.dropFirst(10)) } ?? 60
+        let tender = argument("--tender=") ?? ".build/release/tender"
+        let seconds = argument("--seconds=").flatMap { Int($0) } ?? 60
         try await NodeBenchmark.run(tender: tender, seconds: seconds)
     }
     if only == nil || only == "store" {

@@ -78,20 +78,20 @@ public struct ChainSettlement: Sendable {
                     tally: Self.tally(of: entry.wallet), failure: error)
             }
         }
+        // One chain adapter for every wallet here: same endpoint, same key.
+        let chain = EVMSettlementChain(rpc: connected, chainID: chainID, key: key)
         var results: [Result] = []
         for (index, entry) in wallets.enumerated() {
             var open = 0
             var failure: (any Error)?
             do {
                 var engine = SyncEngine(
-                    wallet: entry.wallet,
-                    chain: EVMSettlementChain(rpc: connected, chainID: chainID, key: key),
-                    clock: clock, confirmations: entry.confirmations)
+                    wallet: entry.wallet, chain: chain, clock: clock,
+                    confirmations: entry.confirmations)
                 engine.replaceAfter = replaceAfter
-                let sender = Address(publicKey: key.publicKey)
                 engine.nonceFloor =
                     try wallets.map { sibling throws(NodeError) in
-                        try sibling.wallet.nextNonce(chainID: chainID, sender: sender) ?? 0
+                        try sibling.wallet.nextNonce(chainID: chainID, sender: chain.sender) ?? 0
                     }.max() ?? 0
                 open = try await engine.run(
                     passes: passes, pause: pause, passesBefore: passesBefore, events: events)
@@ -105,7 +105,7 @@ public struct ChainSettlement: Sendable {
     }
 
     public static func tally(of wallet: Wallet) -> [CoinState: Int] {
-        ((try? wallet.coinStates()) ?? [:]).values.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+        (try? wallet.coinCounts()) ?? [:]
     }
 
     private func connect(client: HTTPClient) async throws -> EthereumRPC {

@@ -8,6 +8,14 @@ import Posix
 /// Overwrites a buffer in place so the secret it held does not linger in freed memory.
 func wipe(_ bytes: inout [UInt8]) { secureWipe(&bytes) }
 
+/// `count` bytes from `generator`, one `next()` each: salts and nonces, from the system's
+/// CSPRNG or, in tests, a seeded generator.
+public func randomBytes(
+    _ count: Int, using generator: inout some RandomNumberGenerator
+) -> [UInt8] {
+    (0..<count).map { _ in generator.next() }
+}
+
 /// SHA-256 of `bytes`.
 func sha256(_ bytes: some Sequence<UInt8>) -> [UInt8] {
     Array(SHA256.hash(data: Array(bytes)))

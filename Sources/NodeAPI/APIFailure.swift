@@ -23,10 +23,6 @@ public struct APIFailure: HTTPResponseError {
         APIFailure(.badRequest, code: "bad-request", reason: reason)
     }
 
-    static func notFound(_ reason: String) -> APIFailure {
-        APIFailure(.notFound, code: "not-found", reason: reason)
-    }
-
     /// A wallet failure as the API reports it: the caller's mistake (400), a refusal by the
     /// rules (422), a payment its spending limits forbid (403), nothing by that name (404), a
     /// clash or a busy wallet (409), or the node's own trouble (500).

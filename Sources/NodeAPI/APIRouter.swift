@@ -54,7 +54,7 @@ public enum APIRouter {
         return StatusView(
             address: home.address.checksummed, home: DomainView(home.domain),
             domains: wallets.map { DomainView($0.domain) }, startedAt: startedAt,
-            uptimeSeconds: now >= startedAt ? now - startedAt : 0, sync: await node.state.sync,
+            uptimeSeconds: NodeState.elapsed(from: startedAt, to: now), sync: await node.state.sync,
             services: await node.state.services)
     }
 
@@ -109,15 +109,8 @@ public enum APIRouter {
     }
 
     static func newRequest(_ body: NewRequest, _ node: NodeAPIContext) throws -> RequestView {
-        guard let amount = Amount(body.amount), amount > 0 else {
-            throw APIFailure.badRequest(
-                "amount must be a positive integer of base units below 2^128 (a string), got \"\(body.amount)\""
-            )
-        }
-        let asset: Address
-        do {
-            asset = try body.asset.map { text throws(ProtocolError) in try Address(text) } ?? .zero
-        } catch { throw APIFailure.badRequest("asset: \(error)") }
+        let amount = try APIInput.amount(body.amount)
+        let asset = try APIInput.asset(body.asset)
         let lifetime = body.expiresIn ?? 900
         guard (1...Wallet.longestRequestLifetime).contains(lifetime) else {
             throw APIFailure.badRequest(
@@ -136,10 +129,7 @@ public enum APIRouter {
     static func issuedRequest(
         _ id: String, _ node: NodeAPIContext
     ) throws -> (request: PaymentRequest, home: Wallet) {
-        let requestID: Bytes32
-        do { requestID = try Bytes32(hex: id) } catch {
-            throw APIFailure.badRequest("request id: \(error)")
-        }
+        let requestID = try APIInput.requestID(id)
         return try answering { () throws(NodeError) in
             let home = try node.home()
             guard let request = try home.ownRequest(requestID) else {

@@ -48,23 +48,6 @@ struct NewPayment: Decodable {
     let memo: String?
 }
 
-struct OutgoingPaymentResponse: ResponseEncodable {
-    let payment: OutgoingPaymentView
-}
-
-struct LimitView: Codable {
-    let payee: String?
-    let asset: String
-    let amount: String
-    let periodSeconds: UInt64
-    let used: String
-    let remaining: String
-}
-
-struct LimitsView: ResponseEncodable, Codable {
-    let limits: [LimitView]
-}
-
 enum AutomaticPaymentRoutes {
     static func add(to api: RouterGroup<APIRequestContext>, _ node: NodeAPIContext) {
         api.get("limits") { _, _ in try limits(node) }
@@ -102,10 +85,10 @@ enum AutomaticPaymentRoutes {
     static func payer(_ node: NodeAPIContext) throws(APIFailure) -> AutomaticPayer {
         guard let payer = node.payer else {
             throw APIFailure(
-                .forbidden, code: "over-limit",
-                reason:
-                    "this node pays nothing on its own: no [[limits]] in node.toml (Docs/OPERATIONS.md)"
-            )
+                NodeError(
+                    .overLimit(
+                        "this node pays nothing on its own: no [[limits]] in node.toml (Docs/OPERATIONS.md)"
+                    )))
         }
         return payer
     }
@@ -114,13 +97,7 @@ enum AutomaticPaymentRoutes {
         let limits = node.payer?.limits ?? []
         return try answering { () throws(NodeError) in
             let uses = try node.home().spendingUse(limits, now: node.clock.now())
-            return LimitsView(
-                limits: uses.map {
-                    LimitView(
-                        payee: $0.limit.payee?.checksummed, asset: $0.limit.asset.checksummed,
-                        amount: String($0.limit.amount), periodSeconds: $0.limit.period,
-                        used: String($0.used), remaining: String($0.remaining))
-                })
+            return LimitsView(limits: uses.map(LimitView.init))
         }
     }
 
@@ -154,15 +131,13 @@ enum AutomaticPaymentRoutes {
             guard body.to == nil, body.amount == nil, body.asset == nil, body.memo == nil else {
                 throw APIFailure.badRequest("a request fixes the terms: send request alone")
             }
-            let request: PaymentRequest
-            do {
-                guard case .request(let decoded) = try TenderURI.decodeAny(text) else {
-                    throw APIFailure.badRequest(
-                        "request: a pay-me code has no amount; send to and amount instead")
-                }
-                request = decoded
-            } catch let error as APIFailure { throw error } catch {
+            let code: TenderCode
+            do { code = try TenderURI.decodeAny(text) } catch {
                 throw APIFailure.badRequest("request: \(error)")
+            }
+            guard case .request(let request) = code else {
+                throw APIFailure.badRequest(
+                    "request: a pay-me code has no amount; send to and amount instead")
             }
             do { try request.checkPayable(in: domain, now: now) } catch {
                 throw APIFailure(NodeError(.rejected(error)))
@@ -172,18 +147,9 @@ enum AutomaticPaymentRoutes {
         guard let to = body.to, let amountText = body.amount else {
             throw APIFailure.badRequest("send request, or to and amount")
         }
-        let payee: Address
-        let asset: Address
-        do {
-            payee = try Address(to)
-            asset = try body.asset.map { text throws(ProtocolError) in try Address(text) } ?? .zero
-        } catch { throw APIFailure.badRequest("address: \(error)") }
-        guard let amount = Amount(amountText), amount > 0 else {
-            throw APIFailure.badRequest(
-                "amount must be a positive integer of base units below 2^128 (a string), got \"\(amountText)\""
-            )
-        }
-        return (payee, amount, asset, body.memo ?? "", nil)
+        let payee = try APIInput.address(to, field: "address")
+        let asset = try APIInput.asset(body.asset, field: "address")
+        return (payee, try APIInput.amount(amountText), asset, body.memo ?? "", nil)
     }
 
     static func view(_ wallet: Wallet, _ id: Bytes32) throws(NodeError) -> OutgoingPaymentResponse {
@@ -196,10 +162,7 @@ enum AutomaticPaymentRoutes {
         _ id: String, _ node: NodeAPIContext,
         _ change: (Wallet, Bytes32, UInt64) throws(NodeError) -> T
     ) throws -> T {
-        let requestID: Bytes32
-        do { requestID = try Bytes32(hex: id) } catch {
-            throw APIFailure.badRequest("request id: \(error)")
-        }
+        let requestID = try APIInput.requestID(id)
         return try answering { () throws(NodeError) in
             try change(try node.home(), requestID, node.clock.now())
         }

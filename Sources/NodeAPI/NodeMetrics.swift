@@ -56,10 +56,8 @@ public final class NodeMetrics: Sendable {
         ).increment()
     }
 
-    /// Counts every payment the feed announces, until the node stops.
-    public func countPayments(from feed: PaymentFeed) async {
-        for await _ in await feed.subscribe() { paymentsReceived.increment() }
-    }
+    /// Payments the feed announced (`PaymentFeed.run`'s `landed`).
+    public func paymentsLanded(_ count: Int) { paymentsReceived.increment(by: Int64(count)) }
 
     private func bluetoothSessions(_ outcome: String) -> Counter {
         registry.makeCounter(
@@ -81,25 +79,29 @@ public final class NodeMetrics: Sendable {
         let now = node.clock.now()
         let state = node.state
         let sync = await state.sync
-        gauge("tender_uptime_seconds", "Seconds since the node started.").set(
-            Double(now >= state.startedAt ? now - state.startedAt : 0))
+        gauge(
+            "uptime_seconds", "Seconds since the node started."
+        ).set(
+            Double(NodeState.elapsed(from: state.startedAt, to: now)))
         let lastGood = sync.lastSuccessAt ?? state.startedAt
         gauge(
-            "tender_sync_lag_seconds",
+            "sync_lag_seconds",
             "Seconds since the last sync pass that did not fail (since start when none has)."
-        ).set(sync.enabled ? Double(now >= lastGood ? now - lastGood : 0) : 0)
+        ).set(sync.enabled ? Double(NodeState.elapsed(from: lastGood, to: now)) : 0)
         gauge(
-            "tender_sync_open_transactions", "Redeem transactions still open after the last pass."
+            "sync_open_transactions", "Redeem transactions still open after the last pass."
         )
         .set(Double(sync.openTransactions))
-        gauge("tender_event_subscribers", "Open payment event streams.").set(
+        gauge(
+            "event_subscribers", "Open payment event streams."
+        ).set(
             Double(await node.feed.subscriberCount))
         for wallet in try node.wallets() {
             let chain = ("chain_id", String(wallet.domain.chainID))
             let counts = try wallet.coinCounts()
             for coinState in CoinState.allCases {
                 gauge(
-                    "tender_coins", "Coins the wallet holds or held, by state.",
+                    "coins", "Coins the wallet holds or held, by state.",
                     [chain, ("state", coinState.rawValue)]
                 ).set(Double(counts[coinState] ?? 0))
             }
@@ -110,22 +112,22 @@ public final class NodeMetrics: Sendable {
                     ("received_unsettled", balance.receivedUnsettled),
                 ] {
                     gauge(
-                        "tender_balance_base_units",
+                        "balance_base_units",
                         "The wallet's balance in the asset's base units, by kind.",
                         [chain, ("asset", asset.checksummed), ("kind", kind)]
                     ).set(Double(amount))
                 }
             }
-            let outgoing = try wallet.outgoingPayments()
+            let outgoing = try wallet.outgoingPaymentCounts()
             for paymentState in OutgoingPaymentState.allCases {
                 gauge(
-                    "tender_outgoing_payments", "Payments the wallet made, by state.",
+                    "outgoing_payments", "Payments the wallet made, by state.",
                     [chain, ("state", paymentState.rawValue)]
-                ).set(Double(outgoing.count { $0.state == paymentState }))
+                ).set(Double(outgoing[paymentState] ?? 0))
             }
             gauge(
-                "tender_incoming_payments", "Payments the wallet accepted.", [chain]
-            ).set(Double(try wallet.incomingPayments().count))
+                "incoming_payments", "Payments the wallet accepted.", [chain]
+            ).set(Double(try wallet.incomingPaymentCount()))
         }
         return registry.emitToString()
     }
@@ -137,7 +139,7 @@ public final class NodeMetrics: Sendable {
 
     private func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = []) -> Gauge {
         registry.makeGauge(
-            descriptor: Self.series(String(name.dropFirst("tender_".count)), help), labels: labels)
+            descriptor: Self.series(name, help), labels: labels)
     }
 }
 

@@ -24,6 +24,11 @@ public actor NodeState {
 
     public init(startedAt: UInt64) { self.startedAt = startedAt }
 
+    /// Seconds from `start` to `now`; 0 when the clock stepped back.
+    static func elapsed(from start: UInt64, to now: UInt64) -> UInt64 {
+        now >= start ? now - start : 0
+    }
+
     public func syncEnabled(_ enabled: Bool) { sync.enabled = enabled }
 
     public func syncPassed(at now: UInt64, open: Int, error: String?) {

@@ -7,7 +7,9 @@ import Tender
 /// another (`tender receive` beside the node) is announced once, whichever took it.
 public actor PaymentFeed {
     private var subscribers: [UUID: AsyncStream<IncomingPaymentView>.Continuation] = [:]
-    private var announced: Set<Bytes32>?
+    /// The last payment row read in each wallet; the first reading only sets them.
+    private var rows: [Domain: Int64] = [:]
+    private var primed = false
 
     public init() {}
 
@@ -26,33 +28,41 @@ public actor PaymentFeed {
     /// Open event streams (and other readers) right now.
     public var subscriberCount: Int { subscribers.count }
 
-    /// Reads the wallets once: the first reading only learns what is there, later ones
-    /// announce what is new. Returns how many were announced.
+    /// Reads what landed in the wallets since the last reading: the first reading only learns
+    /// where each wallet stands; a wallet that appears later (paid in a new domain) is read
+    /// from its start. Returns how many were announced.
     @discardableResult
     public func poll(_ wallets: [Wallet]) throws(NodeError) -> Int {
         var landed: [IncomingPaymentView] = []
-        var ids: Set<Bytes32> = []
         for wallet in wallets {
-            for record in try wallet.incomingPayments() {
-                ids.insert(record.requestID)
-                if let announced, !announced.contains(record.requestID) {
-                    landed.append(IncomingPaymentView(record, domain: wallet.domain))
-                }
+            if !primed && rows[wallet.domain] == nil {
+                rows[wallet.domain] = try wallet.lastIncomingRow()
+            } else {
+                landed += try read(wallet)
             }
         }
-        announced = ids
+        primed = true
         for payment in landed.sorted(by: { $0.receivedAt < $1.receivedAt }) {
             for subscriber in subscribers.values { subscriber.yield(payment) }
         }
         return landed.count
     }
 
-    /// Polls until cancelled; a failed reading is tried again at the next tick.
+    /// The wallet's payments after the last row read, the row moved on.
+    private func read(_ wallet: Wallet) throws(NodeError) -> [IncomingPaymentView] {
+        let (payments, last) = try wallet.incomingPayments(afterRow: rows[wallet.domain] ?? 0)
+        rows[wallet.domain] = last
+        return payments.map { IncomingPaymentView($0, domain: wallet.domain) }
+    }
+
+    /// Polls until cancelled; a failed reading is tried again at the next tick. `landed` hears
+    /// how many payments each reading announced.
     public func run(
-        wallets: @Sendable () throws(NodeError) -> [Wallet], every interval: Duration
+        wallets: @Sendable () throws(NodeError) -> [Wallet], every interval: Duration,
+        landed: @Sendable (Int) -> Void = { _ in }
     ) async {
         while !Task.isCancelled {
-            _ = try? poll(wallets())
+            if let count = try? poll(wallets()), count > 0 { landed(count) }
             try? await Task.sleep(for: interval)
         }
         for subscriber in subscribers.values { subscriber.finish() }

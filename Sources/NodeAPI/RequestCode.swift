@@ -1,4 +1,5 @@
 import Hummingbird
+import NodeKit
 import PaymentCodes
 import QR
 import Tender
@@ -11,8 +12,7 @@ enum RequestCode {
         do {
             return try QREncoder.encode(Array(TenderURI.encode(request).utf8), level: .medium)
         } catch {
-            throw APIFailure(
-                .internalServerError, code: "io", reason: "the request's code: \(error)")
+            throw APIFailure(NodeError(.io("the request's code: \(error)")))
         }
     }
 

@@ -2,6 +2,7 @@ import Hummingbird
 import NodeKit
 import PaymentCodes
 import Tender
+import WalletStore
 
 // What the API answers, as JSON. Amounts are strings of base units (they can pass 2^53, where
 // JavaScript numbers stop being exact); addresses are checksummed; times are Unix seconds.
@@ -156,4 +157,31 @@ struct NewRequest: Decodable {
 
 struct SyncView: ResponseEncodable, Codable {
     let sync: NodeState.SyncStatus
+}
+
+/// A payment the node made on its own (`/api/payments` and its actions).
+struct OutgoingPaymentResponse: ResponseEncodable {
+    let payment: OutgoingPaymentView
+}
+
+struct LimitView: Codable {
+    let payee: String?
+    let asset: String
+    let amount: String
+    let periodSeconds: UInt64
+    let used: String
+    let remaining: String
+
+    init(_ use: SpendingLimitUse) {
+        payee = use.limit.payee?.checksummed
+        asset = use.limit.asset.checksummed
+        amount = String(use.limit.amount)
+        periodSeconds = use.limit.period
+        used = String(use.used)
+        remaining = String(use.remaining)
+    }
+}
+
+struct LimitsView: ResponseEncodable, Codable {
+    let limits: [LimitView]
 }

@@ -28,7 +28,12 @@ public enum APITokenFile {
         }
         var generator = SystemRandomNumberGenerator()
         let token = Hex.encode(Bytes32.random(using: &generator).bytes, prefix: false)
-        do { try DurableFile.write(Array((token + "\n").utf8), to: path, mode: 0o600) } catch {
+        do {
+            try DurableFile.write(
+                Array((token + "\n").utf8), to: path, mode: 0o600, replacing: false)
+        } catch {
+            // Another node starting on this directory made it first: its token is the one.
+            if error.code == EEXIST { return try loadOrCreate(path) }
             throw NodeError(.io("cannot write the API token \(path): \(error)"))
         }
         return token

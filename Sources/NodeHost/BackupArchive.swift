@@ -34,18 +34,21 @@ public struct BackupArchive: Sendable, Equatable {
         self.entries = entries
     }
 
-    /// The largest payload written or read: the whole archive is held in memory (twice while
-    /// it is sealed or opened).
+    /// The largest payload written or read: the whole archive is held in memory, several
+    /// copies of it at once while it is sealed or opened (Docs/BACKUP.md, Limits).
     public static let maximumSize = 512 << 20
 
     public var wallets: [BackupEntry] { entries.filter(\.isWallet) }
 
     /// The wallet's address, read from the key file's public part (no passphrase needed).
-    public var address: Address? {
-        guard let key = entries.first(where: { $0.path == BackupPaths.walletKey }),
-            let file = try? KeyFile(json: Data(key.bytes))
-        else { return nil }
-        return try? Address(file.address)
+    public var address: Address? { try? walletAddress() }
+
+    /// The same, or why the key file does not give one.
+    func walletAddress() throws -> Address {
+        guard let key = entries.first(where: { $0.path == DataDirectory.Names.walletKey }) else {
+            throw BackupError.malformed("it holds no \(DataDirectory.Names.walletKey)")
+        }
+        return try Address(try KeyFile(fileContents: key.bytes).address)
     }
 
     public func encoded() -> [UInt8] {
@@ -91,15 +94,13 @@ public struct BackupArchive: Sendable, Equatable {
     }
 }
 
-/// The names a backup takes from a data directory (DataDirectory, SessionKeyFile,
-/// NodeConfiguration's defaults), and the rules every restored path must follow.
+/// The files a backup takes from a data directory (by `DataDirectory.Names`), and the rules
+/// every restored path must follow.
 public enum BackupPaths {
-    public static let walletKey = "wallet-key.json"
-    public static let homeWallet = "wallet.sqlite"
-    public static let domainWallets = "wallets"
     /// Copied as they are when present, after the wallet key.
     public static let optionalFiles = [
-        "issuer-key.json", "session-key", "api-token", "chains.toml", "node.toml",
+        DataDirectory.Names.issuerKey, DataDirectory.Names.sessionKey,
+        DataDirectory.Names.apiToken, DataDirectory.Names.chains, DataDirectory.Names.settings,
     ]
 
     /// Why `path` may not be restored, or nil: a plain relative name inside the data
@@ -142,7 +143,8 @@ public enum BackupPaths {
                 throw BackupError.malformed("it holds '\(path)' and a file where its folder goes")
             }
         }
-        for required in [walletKey, homeWallet] where !seen.contains(required) {
+        for required in [DataDirectory.Names.walletKey, DataDirectory.Names.homeWallet]
+        where !seen.contains(required) {
             throw BackupError.malformed("it holds no \(required)")
         }
     }

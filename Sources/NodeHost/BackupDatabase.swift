@@ -1,41 +1,27 @@
 import Foundation
-import GRDB
 import NodeKit
 import Posix
+import WalletStore
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The wallet databases' side of a backup: a consistent copy of a live database, the check
-/// of a restored one, and whether some process has one open. Each opens its own short-lived
-/// connection; the wallets' own connections stay WalletStore's (Docs/ARCHITECTURE.md).
+/// of a restored one (both WalletStore's, Docs/ARCHITECTURE.md), and whether some process
+/// has one open.
 enum BackupDatabase {
-    /// A copy of the database at `path` as of one moment, through SQLite's online backup
-    /// API: all pages in one step inside one read transaction, so writers (`tender node`,
-    /// another command) go on in WAL mode and the copy holds whole transactions only. The copy
-    /// goes to `scratch` (removed after), is checked, and is returned as bytes.
+    /// A copy of the database at `path` as of one moment (`WalletDatabase.backup`: writers
+    /// go on meanwhile, the copy holds whole transactions only). The copy goes to `scratch`
+    /// (removed after), is checked, and is returned as bytes.
     static func snapshot(of path: String, scratch: String) throws(NodeError) -> [UInt8] {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        do {
-            // Not opened read-only: a read-only last connection leaves -wal and -shm files
-            // behind, where a closing read-write one removes them. It only reads (GRDB reads
-            // in a query-only transaction), so the wallet's contents stay as they were.
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
-            let source = try DatabaseQueue(path: path, configuration: configuration)
-            let copy = try DatabaseQueue(path: scratch)
-            try source.backup(to: copy)
-            try source.close()
-            let problem = try copy.read(Self.integrityProblem)
-            try copy.close()
-            if let problem {
-                throw NodeError(.io("the copy of \(path) fails its integrity check: \(problem)"))
-            }
-        } catch let error as NodeError {
-            throw error
-        } catch {
-            throw failure(error, path)
+        let problem = try sqlite(path) {
+            try WalletDatabase.backup(from: path, to: scratch)
+            return try WalletDatabase.integrityProblem(at: scratch)
+        }
+        if let problem {
+            throw NodeError(.io("the copy of \(path) fails its integrity check: \(problem)"))
         }
         let bytes: [UInt8]?
         do { bytes = try DurableFile.read(scratch, limit: BackupArchive.maximumSize) } catch {
@@ -50,26 +36,11 @@ enum BackupDatabase {
         return bytes
     }
 
-    /// Opens a restored database and runs SQLite's full integrity check; closed after.
+    /// Runs SQLite's full integrity check on a restored database.
     static func check(_ path: String) throws(NodeError) {
-        do {
-            let database = try DatabaseQueue(path: path)
-            let problem = try database.read(Self.integrityProblem)
-            try database.close()
-            if let problem {
-                throw NodeError(.io("the restored \(path) fails its integrity check: \(problem)"))
-            }
-        } catch let error as NodeError {
-            throw error
-        } catch {
-            throw failure(error, path)
+        if let problem = try sqlite(path, { try WalletDatabase.integrityProblem(at: path) }) {
+            throw NodeError(.io("the restored \(path) fails its integrity check: \(problem)"))
         }
-    }
-
-    /// What `PRAGMA integrity_check` found, or nil when it says "ok".
-    static func integrityProblem(_ db: Database) throws -> String? {
-        let rows = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-        return rows == ["ok"] ? nil : rows.prefix(3).joined(separator: "; ")
     }
 
     /// Whether some connection, in this process or another, has the database at `path` open.
@@ -93,10 +64,12 @@ enum BackupDatabase {
         return lock.l_type != Int16(F_UNLCK)
     }
 
-    private static func failure(_ error: any Error, _ path: String) -> NodeError {
-        if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY {
-            return NodeError(.busy("\(path) is busy; try again"))
+    /// The one place a backup's SQLite failures become node errors: a lock held too long
+    /// is "busy", anything else an I/O failure naming the file.
+    private static func sqlite<T>(_ path: String, _ body: () throws -> T) throws(NodeError) -> T {
+        do { return try body() } catch {
+            if WalletDatabase.isBusy(error) { throw NodeError(.busy("\(path) is busy; try again")) }
+            throw NodeError(.io("cannot copy or check \(path): \(error)"))
         }
-        return NodeError(.io("cannot copy or check \(path): \(error)"))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Keystore
 import NodeKit
 import Posix
+import Tender
 
 #if canImport(Glibc)
 import Glibc
@@ -18,17 +19,22 @@ public struct BackupMaker: Sendable {
     /// The largest key or settings file taken (they are a few hundred bytes).
     static let maximumFileSize = 1 << 20
 
+    /// Refuses a data directory without a wallet (its home database and its key file).
+    public func checkWallet() throws(NodeError) {
+        guard directory.exists, FileManager.default.fileExists(atPath: directory.walletKey)
+        else { throw directory.noWallet }
+    }
+
     /// Refuses a passphrase that does not open the wallet key: the backup is sealed with it,
-    /// and one that differs from the wallet's would be a second secret to lose.
-    public func checkPassphrase(_ passphrase: String) throws(NodeError) {
+    /// and one that differs from the wallet's would be a second secret to lose. Returns the
+    /// wallet's address.
+    @discardableResult
+    public func checkPassphrase(_ passphrase: String) throws(NodeError) -> Address {
         let file: KeyFile
         do { file = try KeyFile.load(from: directory.walletKey) } catch {
-            if error.kind == .fileMissing {
-                throw NodeError(.missing("no wallet at \(directory.path) (run `tender init`)"))
-            }
-            throw NodeError(.key(error.message))
+            throw error.kind == .fileMissing ? directory.noWallet : NodeError(.key(error.message))
         }
-        do { _ = try file.decrypt(passphrase: passphrase) } catch {
+        do { return Address(publicKey: try file.decrypt(passphrase: passphrase).publicKey) } catch {
             if error.kind == .wrongPassphrase {
                 throw NodeError(
                     .passphrase(
@@ -58,20 +64,13 @@ public struct BackupMaker: Sendable {
     /// Everything the backup holds, read now: files as they are, databases through SQLite's
     /// backup API (each consistent on its own, while the node or another command writes).
     public func collect(now: UInt64) throws(NodeError) -> BackupArchive {
-        guard directory.exists, FileManager.default.fileExists(atPath: directory.walletKey)
-        else { throw NodeError(.missing("no wallet at \(directory.path) (run `tender init`)")) }
-        var entries = [try file(BackupPaths.walletKey)]
+        try checkWallet()
+        var entries = [try file(DataDirectory.Names.walletKey)]
         for name in BackupPaths.optionalFiles
         where FileManager.default.fileExists(atPath: directory.path + "/" + name) {
             entries.append(try file(name))
         }
-        let others =
-            (try? FileManager.default.contentsOfDirectory(atPath: directory.domainWallets)) ?? []
-        let wallets =
-            [BackupPaths.homeWallet]
-            + others.filter { $0.hasSuffix(".sqlite") }.sorted().map {
-                BackupPaths.domainWallets + "/" + $0
-            }
+        let wallets = directory.walletNames()
         let scratch = try scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var total = entries.reduce(0) { $0 + $1.bytes.count }
@@ -91,23 +90,17 @@ public struct BackupMaker: Sendable {
     }
 
     /// Seals `archive` and writes it to `output` (0600, never over an existing file).
-    /// Returns the file's bytes.
+    /// Returns the file's size in bytes.
     @discardableResult
     public func write(
         _ archive: BackupArchive, to output: String, passphrase: String,
         cost: ScryptCost = .standard
-    ) throws(NodeError) -> [UInt8] {
+    ) throws(NodeError) -> Int {
         var generator = SystemRandomNumberGenerator()
         let sealed = try BackupSeal.seal(
             archive.encoded(), passphrase: passphrase, cost: cost, using: &generator)
-        do { try DurableFile.write(sealed, to: output, mode: 0o600, replacing: false) } catch {
-            if error.code == SystemError.exists {
-                throw NodeError(
-                    .exists("\(output) already exists: choose another name or remove it first"))
-            }
-            throw NodeError(.io("cannot write \(output): \(FileIO.explain(error))"))
-        }
-        return sealed
+        try FileIO.writeAtomically(sealed, to: output, mode: 0o600, exclusive: true)
+        return sealed.count
     }
 
     /// The path with every link and `..` resolved, or nil when it does not exist.

@@ -1,5 +1,4 @@
 import Foundation
-import Keystore
 import NodeKit
 import Posix
 import Tender
@@ -33,7 +32,7 @@ public struct BackupRestore: Sendable {
     ) throws(NodeError)
         -> BackupArchive
     {
-        let limit = BackupArchive.maximumSize + BackupSeal.headerSize + 16
+        let limit = BackupArchive.maximumSize + BackupSeal.headerSize + BackupSeal.tagSize
         return try open(FileIO.read(path, limit: limit), passphrase: passphrase)
     }
 
@@ -48,33 +47,28 @@ public struct BackupRestore: Sendable {
 
     /// Refuses a target that is a file, a folder with anything in it (unless `force`), or one
     /// whose wallets some process has open (`tender node`, another command): even with
-    /// `force`, a node must be stopped first.
-    public func checkTarget(force: Bool) throws(NodeError) {
-        guard let kind = try? DurableFile.fileKind(directory.path) else { return }
+    /// `force`, a node must be stopped first. Returns whether the folder has anything in it.
+    @discardableResult
+    public func checkTarget(force: Bool) throws(NodeError) -> Bool {
+        guard let kind = try? DurableFile.fileKind(directory.path) else { return false }
         guard kind == S_IFDIR else {
             throw NodeError(.usage("\(directory.path) is a file, not a folder: give a folder"))
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        guard !names.isEmpty else { return }
+        guard !names.isEmpty else { return false }
         guard force else {
             throw NodeError(
                 .exists(
                     "\(directory.path) is not empty: restore into a new or empty folder (--data-dir), or pass --force to replace it (its contents are kept aside)"
                 ))
         }
-        let domainWallets =
-            (try? FileManager.default.contentsOfDirectory(atPath: directory.domainWallets)) ?? []
-        let wallets =
-            [directory.database]
-            + domainWallets.filter { $0.hasSuffix(".sqlite") }.map {
-                directory.domainWallets + "/" + $0
-            }
-        if let open = wallets.first(where: BackupDatabase.isOpen) {
+        if let open = directory.walletPaths().first(where: BackupDatabase.isOpen) {
             throw NodeError(
                 .busy(
                     "\(open) is open (`tender node`, or another command, is using it): stop it before restoring over \(directory.path)"
                 ))
         }
+        return true
     }
 
     /// Restores `archive` into the data directory. `now` names the folder the previous
@@ -85,7 +79,7 @@ public struct BackupRestore: Sendable {
         try BackupPaths.check(archive)
         try checkTarget(force: force)
         let target = Self.trimmed(directory.path)
-        let parent = Self.parent(of: target)
+        let parent = DurableFile.folder(of: target)
         let name = String(target.split(separator: "/").last ?? "tender")
         do {
             try FileManager.default.createDirectory(
@@ -98,9 +92,10 @@ public struct BackupRestore: Sendable {
         let staging = try Self.makeFolder(parent + "/.\(name).restore-XXXXXX")
         do {
             let (address, domains) = try write(archive, into: staging)
-            try checkTarget(force: force)
+            // Again: a node may have started, or files come, while the backup was written.
+            let occupied = try checkTarget(force: force)
             let aside = (parent == "." ? "" : parent + "/") + "\(name).before-restore-\(now)"
-            let previous = try swap(staging, into: target, aside: aside)
+            let previous = try swap(staging, into: target, aside: aside, occupied: occupied)
             try? DurableFile.syncFolder(parent)
             return Outcome(archive: archive, address: address, domains: domains, previous: previous)
         } catch {
@@ -110,16 +105,17 @@ public struct BackupRestore: Sendable {
     }
 
     /// Writes every file into `staging` and checks the wallets there: integrity, the key
-    /// file's address, each domain wallet under its own domain's name.
+    /// file's address (read from the archive), each domain wallet under its own domain's name.
     private func write(
         _ archive: BackupArchive, into staging: String
     ) throws(NodeError) -> (Address, [Domain]) {
         for entry in archive.entries {
             if let slash = entry.path.firstIndex(of: "/") {
                 let folder = staging + "/" + entry.path[..<slash]
-                if mkdir(folder, 0o700) != 0, errno != EEXIST {
-                    throw NodeError(
-                        .io("cannot create \(folder): \(BackupRestore.lastError())"))
+                do { _ = try retryingInterrupts("mkdir") { mkdir(folder, 0o700) } } catch {
+                    guard error.code == SystemError.exists else {
+                        throw NodeError(.io("cannot create \(folder): \(error.reason)"))
+                    }
                 }
             }
             // The owner keeps read and write: the node opens its databases for writing.
@@ -133,7 +129,7 @@ public struct BackupRestore: Sendable {
         }
         let layout = DataDirectory(explicit: staging)
         let address: Address
-        do { address = try Address(try KeyFile.load(from: layout.walletKey).address) } catch {
+        do { address = try archive.walletAddress() } catch {
             throw BackupError.malformed("its wallet-key.json is not a key file (\(error))")
         }
         var domains: [Domain] = []
@@ -146,7 +142,7 @@ public struct BackupRestore: Sendable {
                 throw BackupError.malformed(
                     "\(entry.path) belongs to \(wallet.address), not to the key's \(address)")
             }
-            let home = entry.path == BackupPaths.homeWallet
+            let home = entry.path == DataDirectory.Names.homeWallet
             guard home || layout.database(for: wallet.domain) == path else {
                 throw BackupError.malformed(
                     "\(entry.path) holds chain \(wallet.domain.chainID)'s wallet under another name"
@@ -154,30 +150,24 @@ public struct BackupRestore: Sendable {
             }
             if home { domains.insert(wallet.domain, at: 0) } else { domains.append(wallet.domain) }
         }
-        do {
-            if FileManager.default.fileExists(atPath: layout.domainWallets) {
-                try DurableFile.syncFolder(layout.domainWallets)
-            }
-            try DurableFile.syncFolder(staging)
-        } catch {
+        // Each file's own folder was synced as it was written (DurableFile.write); the folders
+        // made in `staging` are names in it.
+        do { try DurableFile.syncFolder(staging) } catch {
             throw NodeError(.io("cannot sync \(staging): \(error)"))
         }
         return (address, domains)
     }
 
-    /// Renames `staging` to `target`. A target with contents is first renamed to `aside`
-    /// (and renamed back if the second rename fails); an empty one is replaced in one rename.
+    /// Renames `staging` to `target`. A target with contents (`occupied`) is first renamed to
+    /// `aside` (and renamed back if the second rename fails); an empty one is replaced in one
+    /// rename.
     private func swap(
-        _ staging: String, into target: String, aside: String
+        _ staging: String, into target: String, aside: String, occupied: Bool
     ) throws(NodeError) -> String? {
-        let occupied =
-            !((try? FileManager.default.contentsOfDirectory(atPath: target)) ?? []).isEmpty
         guard occupied else {
-            guard rename(staging, target) == 0 else {
+            do { try Self.move(staging, to: target) } catch {
                 throw NodeError(
-                    .io(
-                        "cannot move the restored folder to \(target): \(BackupRestore.lastError())"
-                    ))
+                    .io("cannot move the restored folder to \(target): \(error.reason)"))
             }
             return nil
         }
@@ -187,35 +177,32 @@ public struct BackupRestore: Sendable {
             attempt += 1
             keptAt = "\(aside)-\(attempt)"
         }
-        guard rename(target, keptAt) == 0 else {
-            throw NodeError(
-                .io("cannot move \(target) aside to \(keptAt): \(BackupRestore.lastError())")
-            )
+        do { try Self.move(target, to: keptAt) } catch {
+            throw NodeError(.io("cannot move \(target) aside to \(keptAt): \(error.reason)"))
         }
-        guard rename(staging, target) == 0 else {
-            let reason = BackupRestore.lastError()
-            let back = rename(keptAt, target) == 0 ? "" : "; the previous contents are in \(keptAt)"
-            throw NodeError(.io("cannot move the restored folder to \(target): \(reason)\(back)"))
+        do { try Self.move(staging, to: target) } catch {
+            var back = ""
+            do { try Self.move(keptAt, to: target) } catch {
+                back = "; the previous contents are in \(keptAt)"
+            }
+            throw NodeError(
+                .io("cannot move the restored folder to \(target): \(error.reason)\(back)"))
         }
         return keptAt
+    }
+
+    private static func move(_ from: String, to: String) throws(SystemError) {
+        _ = try retryingInterrupts("rename") { rename(from, to) }
     }
 
     static func makeFolder(_ template: String) throws(NodeError) -> String {
         var bytes = Array(template.utf8CString)
         guard let made = bytes.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw NodeError(
-                .io("cannot create a folder like \(template): \(BackupRestore.lastError())"))
+            let reason = SystemError("mkdtemp", code: errno).reason
+            throw NodeError(.io("cannot create a folder like \(template): \(reason)"))
         }
         return String(cString: made)
     }
-
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    /// The C library's sentence for the last failed call's errno.
-    static func lastError() -> String { String(cString: strerror(errno)) }
 
     /// The path without trailing slashes (`/srv/tender/` names the folder `tender`).
     static func trimmed(_ path: String) -> String {

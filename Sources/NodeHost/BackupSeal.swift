@@ -1,9 +1,7 @@
-import Crypto
 import Foundation
 import Keystore
 import NodeKit
 import Posix
-import _CryptoExtras
 
 /// A backup file's encryption (Docs/BACKUP.md): a 77-byte header, then the payload sealed
 /// with ChaCha20-Poly1305 (ciphertext, then the 16-byte tag), the whole header bound as
@@ -19,91 +17,100 @@ public enum BackupSeal {
     static let scrypt: UInt8 = 1
     static let chaChaPoly: UInt8 = 1
     public static let headerSize = 77
-    static let tagSize = 16
+    static let tagSize = ChaCha20Poly1305.tagByteCount
+
+    // Where each header field is, after the magic (Docs/BACKUP.md's table).
+    static let versionOffset = 8
+    static let kdfOffset = 9
+    static let nRange = 10..<14
+    static let rOffset = 14
+    static let pOffset = 15
+    static let cipherOffset = 16
+    static let saltRange = 17..<49
+    static let nonceRange = 49..<61
+    static let checkRange = 61..<77
+
+    // What scrypt's 64 bytes are: the cipher's key, then the passphrase check.
+    static let derivedSize = 64
+    static let keyRange = 0..<32
+    static let derivedCheckRange = 32..<48
 
     /// Seals `payload` under `passphrase`, salt and nonce from `generator`.
     public static func seal(
         _ payload: [UInt8], passphrase: String, cost: ScryptCost,
         using generator: inout some RandomNumberGenerator
     ) throws(NodeError) -> [UInt8] {
-        let salt = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let nonce = (0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let salt = randomBytes(saltRange.count, using: &generator)
+        let nonce = randomBytes(nonceRange.count, using: &generator)
         var derived = try derive(passphrase, cost: cost, salt: salt)
         defer { secureWipe(&derived) }
-        let header =
-            magic + [version, scrypt] + bigEndian(UInt32(cost.n)) + [UInt8(cost.r), UInt8(cost.p)]
-            + [chaChaPoly] + salt + nonce + Array(derived[32..<48])
+        var header = magic + [version, scrypt]
+        header += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: UInt32(cost.n) >> $0) }
+        header += [UInt8(cost.r), UInt8(cost.p), chaChaPoly]
+        header += salt + nonce + derived[derivedCheckRange]
+        assert(header.count == headerSize)
+        // One array, sized once: the header, then the cipher's output appended to it.
+        var file: [UInt8] = []
+        file.reserveCapacity(headerSize + payload.count + tagSize)
+        file += header
         do {
-            let box = try ChaChaPoly.seal(
-                payload, using: SymmetricKey(data: derived[0..<32]),
-                nonce: ChaChaPoly.Nonce(data: nonce), authenticating: header)
-            return header + Array(box.ciphertext) + Array(box.tag)
+            try ChaCha20Poly1305.seal(
+                payload, key: derived[keyRange], nonce: nonce, authenticating: header,
+                appendingTo: &file)
         } catch {
             throw NodeError(.io("cannot seal the backup: \(error)"))
         }
+        return file
     }
 
     /// The payload of a sealed file, after checking the header, the passphrase and the tag.
     /// Nothing is returned unless every byte is as written.
     public static func open(_ file: [UInt8], passphrase: String) throws(NodeError) -> [UInt8] {
-        guard file.count >= headerSize + tagSize else {
-            throw file.starts(with: magic)
-                ? BackupError.malformed("it is truncated (\(file.count) bytes)")
-                : BackupError.malformed("it does not start with TENDERBK")
-        }
         guard file.starts(with: magic) else {
             throw BackupError.malformed("it does not start with TENDERBK")
         }
-        guard file[8] == version else {
+        guard file.count >= headerSize + tagSize else {
+            throw BackupError.malformed("it is truncated (\(file.count) bytes)")
+        }
+        guard file[versionOffset] == version else {
             throw BackupError.malformed(
-                "format version \(file[8]) is not one this tender reads (\(version))")
+                "format version \(file[versionOffset]) is not one this tender reads (\(version))")
         }
-        guard file[9] == scrypt, file[16] == chaChaPoly else {
-            throw BackupError.malformed("unknown key derivation \(file[9]) or cipher \(file[16])")
+        guard file[kdfOffset] == scrypt, file[cipherOffset] == chaChaPoly else {
+            throw BackupError.malformed(
+                "unknown key derivation \(file[kdfOffset]) or cipher \(file[cipherOffset])")
         }
-        let n = file[10..<14].reduce(0) { $0 << 8 | Int($1) }
+        let n = file[nRange].reduce(0) { $0 << 8 | Int($1) }
         let cost: ScryptCost
-        do { cost = try ScryptCost(n: n, r: Int(file[14]), p: Int(file[15])) } catch {
+        do { cost = try ScryptCost(n: n, r: Int(file[rOffset]), p: Int(file[pOffset])) } catch {
             throw BackupError.malformed(error.message)
         }
-        let header = Array(file[0..<headerSize])
-        var derived = try derive(passphrase, cost: cost, salt: Array(file[17..<49]))
+        let header = Array(file[..<headerSize])
+        var derived = try derive(passphrase, cost: cost, salt: Array(file[saltRange]))
         defer { secureWipe(&derived) }
-        guard constantTimeEqual(derived[32..<48], file[61..<77]) else {
+        guard constantTimeEqual(derived[derivedCheckRange], file[checkRange]) else {
             throw NodeError(
                 .passphrase("wrong passphrase for this backup (or its header was altered)"))
         }
-        do {
-            let box = try ChaChaPoly.SealedBox(
-                nonce: ChaChaPoly.Nonce(data: file[49..<61]),
-                ciphertext: file[headerSize..<(file.count - tagSize)],
-                tag: file[(file.count - tagSize)...])
-            return Array(
-                try ChaChaPoly.open(
-                    box, using: SymmetricKey(data: derived[0..<32]), authenticating: header))
-        } catch {
+        guard
+            let payload = ChaCha20Poly1305.open(
+                file[headerSize...], key: derived[keyRange], nonce: file[nonceRange],
+                authenticating: header)
+        else {
             throw BackupError.malformed(
                 "it was altered, truncated or damaged (authentication failed)")
         }
+        return payload
     }
 
     private static func derive(
         _ passphrase: String, cost: ScryptCost, salt: [UInt8]
     ) throws(NodeError) -> [UInt8] {
-        var password = Array(passphrase.decomposedStringWithCompatibilityMapping.utf8)
-        defer { secureWipe(&password) }
         do {
-            let key = try KDF.Scrypt.deriveKey(
-                from: password, salt: salt, outputByteCount: 64, rounds: cost.n,
-                blockSize: cost.r, parallelism: cost.p)
-            return key.withUnsafeBytes { Array($0) }
+            return try cost.deriveKey(passphrase: passphrase, salt: salt, byteCount: derivedSize)
         } catch {
-            throw NodeError(.io("scrypt refused \(cost): \(error)"))
+            throw NodeError(.io(error.message))
         }
-    }
-
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
     }
 
     private static func constantTimeEqual(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {

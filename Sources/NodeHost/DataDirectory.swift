@@ -22,18 +22,54 @@ public struct DataDirectory: Sendable {
         }
     }
 
-    public var walletKey: String { path + "/wallet-key.json" }
-    public var issuerKey: String { path + "/issuer-key.json" }
+    /// The names of the node's files in the folder (a backup takes them by these names).
+    public enum Names {
+        public static let walletKey = "wallet-key.json"
+        public static let issuerKey = "issuer-key.json"
+        public static let homeWallet = "wallet.sqlite"
+        public static let chains = "chains.toml"
+        public static let domainWallets = "wallets"
+        /// Bluetooth's session key (SessionKeyFile).
+        public static let sessionKey = "session-key"
+        /// The API's token, where node.toml does not put it elsewhere (NodeConfiguration).
+        public static let apiToken = "api-token"
+        /// `tender node`'s settings, unless `--config` names another file.
+        public static let settings = "node.toml"
+    }
+
+    public var walletKey: String { path + "/" + Names.walletKey }
+    public var issuerKey: String { path + "/" + Names.issuerKey }
     /// The home wallet: the domain `tender init` chose.
-    public var database: String { path + "/wallet.sqlite" }
+    public var database: String { path + "/" + Names.homeWallet }
     /// The chain registry (chains.toml).
-    public var chains: String { path + "/chains.toml" }
+    public var chains: String { path + "/" + Names.chains }
     /// Wallets for the other domains the node holds coins in, one database each.
-    public var domainWallets: String { path + "/wallets" }
+    public var domainWallets: String { path + "/" + Names.domainWallets }
 
     /// The wallet database for coins of `domain` when it is not the home wallet's.
     public func database(for domain: Domain) -> String {
         domainWallets + "/\(domain.chainID)-\(domain.vault.checksummed).sqlite"
+    }
+
+    /// Every wallet database's name in the folder: the home wallet (listed whether or not it
+    /// exists), then the other domains' (`wallets/NAME.sqlite`) in name order.
+    public func walletNames() -> [String] {
+        let others = (try? FileManager.default.contentsOfDirectory(atPath: domainWallets)) ?? []
+        return [Names.homeWallet]
+            + others.sorted().filter { $0.hasSuffix(".sqlite") }.map {
+                Names.domainWallets + "/" + $0
+            }
+    }
+
+    /// Every wallet database's path: `database`, then `domainWalletPaths()`.
+    public func walletPaths() -> [String] { walletNames().map { path + "/" + $0 } }
+
+    /// The files of the wallets for domains other than home, in name order.
+    public func domainWalletPaths() -> [String] { Array(walletPaths().dropFirst()) }
+
+    /// The refusal of a command that needs a wallet where there is none.
+    public var noWallet: NodeError {
+        NodeError(.missing("no wallet at \(path) (run `tender init`)"))
     }
 
     /// Creates the folder (and its parents) with mode 0700: keys and payment history live here.

@@ -7,14 +7,20 @@ import Tender
 /// durably, and checked before anything is committed that depends on them being written.
 public enum FileIO {
     /// Written durably (`DurableFile.write`: a crash leaves the old file or the whole new one,
-    /// and the new name survives a power cut). A device or pipe (a printer, `/dev/stdout`) is
-    /// written in place. Unless `replacing`, an existing regular file is refused: a payment
-    /// or a receipt written over another would lose it.
+    /// and the new name survives a power cut), created with `mode`. A device or pipe (a
+    /// printer, `/dev/stdout`) is written in place. Unless `replacing`, an existing regular
+    /// file is refused: a payment or a receipt written over another would lose it. With
+    /// `exclusive`, so is one that appears between that check and the write: the new file is
+    /// hard-linked to its name, never renamed over another (the folder's filesystem must
+    /// support hard links, as ext4, btrfs, xfs and tmpfs do).
     public static func writeAtomically(
-        _ bytes: [UInt8], to path: String, replacing: Bool = false
+        _ bytes: [UInt8], to path: String, mode: mode_t = 0o644, replacing: Bool = false,
+        exclusive: Bool = false
     ) throws(NodeError) {
         if !replacing { try checkNotExisting(path) }
-        do { try DurableFile.write(bytes, to: path) } catch {
+        let linked = exclusive && !replacing
+        do { try DurableFile.write(bytes, to: path, mode: mode, replacing: !linked) } catch {
+            if linked, error.code == SystemError.exists { throw alreadyExists(path) }
             throw NodeError(.io("cannot write \(path): \(explain(error))"))
         }
     }
@@ -49,10 +55,11 @@ public enum FileIO {
         if kind == S_IFDIR {
             throw NodeError(.usage("\(path) is a folder: give a file name"))
         }
-        if kind == S_IFREG {
-            throw NodeError(
-                .exists("\(path) already exists: choose another name or remove it first"))
-        }
+        if kind == S_IFREG { throw alreadyExists(path) }
+    }
+
+    private static func alreadyExists(_ path: String) -> NodeError {
+        NodeError(.exists("\(path) already exists: choose another name or remove it first"))
     }
 
     private static func checkWritablePath(_ path: String) throws(NodeError) {

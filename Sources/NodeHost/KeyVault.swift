@@ -33,7 +33,7 @@ public struct KeyVault: Sendable {
 
     public func walletKey() throws(NodeError) -> PrivateKey {
         guard FileManager.default.fileExists(atPath: directory.walletKey) else {
-            throw NodeError(.missing("no wallet at \(directory.path) (run `tender init`)"))
+            throw directory.noWallet
         }
         return try unlock(directory.walletKey, purpose: "the wallet key")
     }

@@ -13,7 +13,7 @@ public struct NodeConfiguration: Sendable, Equatable {
     /// Where the API listens: `HOST:PORT` (loopback by default) or `unix:/path`.
     public var listen = ListenAddress.tcp(host: "127.0.0.1", port: 8737)
     /// The bearer token's file, relative to the data directory unless absolute.
-    public var tokenFile = "api-token"
+    public var tokenFile = DataDirectory.Names.apiToken
     public var syncEnabled = true
     /// Seconds between sync passes.
     public var syncInterval: Double = 30

@@ -11,9 +11,7 @@ extension NodeHost {
     }
 
     public func saveChainRegistry(_ registry: ChainRegistry) throws(NodeError) {
-        guard directory.exists else {
-            throw NodeError(.missing("no wallet at \(directory.path) (run `tender init`)"))
-        }
+        guard directory.exists else { throw directory.noWallet }
         try ChainRegistryFile.save(registry, to: directory.chains)
     }
 
@@ -27,13 +25,7 @@ extension NodeHost {
     }
 
     /// The files of the wallets for domains other than home, in name order.
-    public func domainWalletPaths() -> [String] {
-        let names =
-            (try? FileManager.default.contentsOfDirectory(atPath: directory.domainWallets)) ?? []
-        return names.sorted().filter { $0.hasSuffix(".sqlite") }.map {
-            directory.domainWallets + "/" + $0
-        }
-    }
+    public func domainWalletPaths() -> [String] { directory.domainWalletPaths() }
 
     /// The wallet at `path`, checked to be this node's (`home`'s address) for the domain the
     /// file is named after.

@@ -23,7 +23,7 @@ public struct NodeHost: Sendable {
     /// The wallet of an initialised data folder.
     public func openWallet() throws(NodeError) -> Wallet {
         guard directory.exists else {
-            throw NodeError(.missing("no wallet at \(directory.path) (run `tender init`)"))
+            throw directory.noWallet
         }
         return try Wallet.open(at: directory.database)
     }

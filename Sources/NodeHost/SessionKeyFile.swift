@@ -4,7 +4,7 @@ import Posix
 extension DataDirectory {
     /// The node's X25519 session key for Bluetooth (its Noise static key, published as the
     /// `k=` of its requests): 32 random bytes, made on first use, readable by the owner only.
-    public var sessionKey: String { path + "/session-key" }
+    public var sessionKey: String { path + "/" + Names.sessionKey }
 
     public func loadOrCreateSessionKey() throws(NodeError) -> [UInt8] {
         if let bytes = try? DurableFile.read(sessionKey, limit: 64) {

@@ -28,6 +28,30 @@ extension Wallet {
         guard payee != .zero else {
             throw NodeError(.usage("the zero address cannot be paid: it belongs to no one"))
         }
+        // Coins are chosen in a read and reserved in the write that records the payment:
+        // another payment may take a chosen coin in between. Choosing again is then all it
+        // takes (a few times: each try sees what the others reserved).
+        var attempt = 0
+        while true {
+            let (plan, envelope) = try plan(
+                to: payee, amount: amount, asset: asset, memo: memo, requestID: requestID,
+                request: request, key: key, now: now)
+            do {
+                try store.preparePayment(plan, envelope: envelope, within: spendingLimits, now: now)
+                return PreparedPayment(plan: plan, envelope: envelope)
+            } catch let error as WalletStoreError where error.isCoinTaken && attempt < 3 {
+                attempt += 1
+            } catch {
+                try storing { throw error }
+            }
+        }
+    }
+
+    /// The payment signed over coins chosen now, checked as the payee will check it.
+    private func plan(
+        to payee: Address, amount: Amount, asset: Address, memo: String, requestID: Bytes32,
+        request: PaymentRequest?, key: PrivateKey, now: UInt64
+    ) throws(NodeError) -> (PaymentPlan, [UInt8]) {
         let candidates = try storing {
             try store.candidateCoins(
                 owner: address, asset: asset, amount: amount, now: now,
@@ -60,10 +84,7 @@ extension Wallet {
                     "the payee would refuse this payment (\(error)); nothing was spent. A shorter memo, or a smaller amount (fewer coins), may help"
                 ))
         }
-        try storing {
-            try store.preparePayment(plan, envelope: envelope, within: spendingLimits, now: now)
-        }
-        return PreparedPayment(plan: plan, envelope: envelope)
+        return (plan, envelope)
     }
 
     /// What counts against each spending limit now.

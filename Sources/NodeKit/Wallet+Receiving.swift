@@ -86,7 +86,7 @@ extension Wallet {
         let trusted = issuersOfInterest(policy)
         let request = try ownRequest(payment.requestID)
 
-        if let accepted = try storing({ try store.incomingPayment(payment.requestID) }) {
+        if let accepted = try incomingPayment(payment.requestID) {
             // A retry: same coins, same receipt; anything else for this request is refused.
             // Judged as of when it was accepted: a payer retrying after the coins expired
             // must still get its receipt, and nothing changes. Its issuers passed the policy

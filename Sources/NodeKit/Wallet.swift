@@ -71,6 +71,26 @@ public struct Wallet: Sendable {
         try storing { try store.incomingPayments() }
     }
 
+    /// The payments accepted after row `row` (0: all), and the last row read.
+    public func incomingPayments(
+        afterRow row: Int64
+    ) throws(NodeError) -> (payments: [IncomingPaymentRecord], lastRow: Int64) {
+        try storing { try store.incomingPayments(afterRow: row) }
+    }
+
+    /// The last payment row: where a reader that polls for new payments starts.
+    public func lastIncomingRow() throws(NodeError) -> Int64 {
+        try storing { try store.lastIncomingRow() }
+    }
+
+    public func incomingPaymentCount() throws(NodeError) -> Int {
+        try storing { try store.incomingPaymentCount() }
+    }
+
+    public func outgoingPaymentCounts() throws(NodeError) -> [OutgoingPaymentState: Int] {
+        try storing { try store.outgoingPaymentCounts() }
+    }
+
     /// The payment this wallet accepted for request `id`, if any.
     public func incomingPayment(_ id: Bytes32) throws(NodeError) -> IncomingPaymentRecord? {
         try storing { try store.incomingPayment(id) }

@@ -1,7 +1,7 @@
 import Keystore
 
 /// Takes secrets out of log text before it is written: the node's own secrets by value (the
-/// API token, the wallet key), and by shape what no log should hold: a run of BIP39 words as
+/// API token; a private key never prints, its description is redacted), and by shape what no log should hold: a run of BIP39 words as
 /// long as a recovery phrase, and a blob too long to be an id, address or signature (a
 /// note, a payment or a key file in hex or base64). Ids of 32 bytes stay: they are what an
 /// operator follows through the logs.

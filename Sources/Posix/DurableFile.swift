@@ -97,7 +97,8 @@ public enum DurableFile {
         }
     }
 
-    static func folder(of path: String) -> String {
+    /// The folder `path` is in: `.` for a bare name, `/` for a name at the root.
+    public static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let folder = String(path[..<slash])
         return folder.isEmpty ? "/" : folder

@@ -28,6 +28,29 @@ extension WalletDatabase {
         }
     }
 
+    /// The payments accepted after row `rowID` (0: all), in the order they landed, with the
+    /// last row read: what a reader that polls needs, without reading the rest again.
+    public func incomingPayments(
+        afterRow rowID: Int64
+    ) throws -> (payments: [IncomingPaymentRecord], lastRow: Int64) {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT rowid AS row, * FROM incoming_payments WHERE rowid > ? ORDER BY rowid",
+                arguments: [rowID])
+            let last = try rows.last.map { try $0.decode(Int64.self, forColumn: "row") } ?? rowID
+            return (try rows.map(Self.incoming(row:)), last)
+        }
+    }
+
+    /// The last payment row: where a reader that polls starts.
+    public func lastIncomingRow() throws -> Int64 {
+        try read { db in
+            try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM incoming_payments")
+                ?? 0
+        }
+    }
+
     static func incoming(_ db: Database, _ id: Bytes32) throws -> IncomingPaymentRecord? {
         try Row.fetchOne(
             db, sql: "SELECT * FROM incoming_payments WHERE request_id = ?", arguments: [id]

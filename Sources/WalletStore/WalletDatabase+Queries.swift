@@ -49,18 +49,19 @@ extension WalletDatabase {
                 let expiry = try row.seconds("expiry")
                 var balance = result[asset, default: Balance()]
                 switch state {
-                case .unspent where expiry <= now: balance.expired = add(balance.expired, amount)
+                case .unspent where expiry <= now:
+                    balance.expired = addSaturating(balance.expired, amount)
                 case .unspent where expiry <= now &+ minimumLifetime:
-                    balance.expiring = add(balance.expiring, amount)
-                case .unspent: balance.spendable = add(balance.spendable, amount)
+                    balance.expiring = addSaturating(balance.expiring, amount)
+                case .unspent: balance.spendable = addSaturating(balance.spendable, amount)
                 // A prepared payment's change ("incoming") is part of its reserved coins.
                 case .reserved:
-                    balance.pending = add(balance.pending, amount)
-                    balance.reserved = add(balance.reserved, amount)
+                    balance.pending = addSaturating(balance.pending, amount)
+                    balance.reserved = addSaturating(balance.reserved, amount)
                 default: break
                 }
                 if (state == .unspent && expiry > now) || state == .redeeming {
-                    balance.receivedUnsettled = add(balance.receivedUnsettled, amount)
+                    balance.receivedUnsettled = addSaturating(balance.receivedUnsettled, amount)
                 }
                 result[asset] = balance
             }
@@ -75,9 +76,9 @@ extension WalletDatabase {
                 let amount = try row.decode(UInt128.self, forColumn: "amount")
                 var balance = result[asset, default: Balance()]
                 if try row.decode(OutgoingPaymentState.self, forColumn: "state") == .pending {
-                    balance.pending = add(balance.pending, amount)
+                    balance.pending = addSaturating(balance.pending, amount)
                 } else {
-                    balance.inDoubt = add(balance.inDoubt, amount)
+                    balance.inDoubt = addSaturating(balance.inDoubt, amount)
                 }
                 result[asset] = balance
             }
@@ -164,22 +165,38 @@ extension WalletDatabase {
     }
 }
 
-private func add(_ a: Amount, _ b: Amount) -> Amount {
+/// A sum past 2^128 stays at the maximum (over any balance or limit anyway).
+func addSaturating(_ a: Amount, _ b: Amount) -> Amount {
     a.addingReportingOverflow(b).overflow ? .max : a + b
 }
 
 extension WalletDatabase {
     /// How many coins stand in each state (one indexed count, for the node's metrics).
     public func coinCounts() throws -> [CoinState: Int] {
-        try read { db in
-            var counts: [CoinState: Int] = [:]
-            for row in try Row.fetchAll(
-                db, sql: "SELECT state, count(*) AS n FROM coins GROUP BY state")
-            {
-                counts[try row.decode(CoinState.self, forColumn: "state")] = try row.decode(
-                    Int.self, forColumn: "n")
-            }
-            return counts
+        try read { db in try Self.counts(db, of: CoinState.self, in: "coins") }
+    }
+
+    /// How many payments this wallet made, by state.
+    public func outgoingPaymentCounts() throws -> [OutgoingPaymentState: Int] {
+        try read { db in try Self.counts(db, of: OutgoingPaymentState.self, in: "outgoing_payments")
         }
+    }
+
+    public func incomingPaymentCount() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM incoming_payments") ?? 0 }
+    }
+
+    /// Rows of `table` counted by their `state` column.
+    private static func counts<State: DatabaseValueConvertible & Hashable>(
+        _ db: Database, of: State.Type, in table: String
+    ) throws -> [State: Int] {
+        var counts: [State: Int] = [:]
+        for row in try Row.fetchAll(
+            db, sql: "SELECT state, count(*) AS n FROM \(table) GROUP BY state")
+        {
+            counts[try row.decode(State.self, forColumn: "state")] = try row.decode(
+                Int.self, forColumn: "n")
+        }
+        return counts
     }
 }

@@ -24,12 +24,12 @@ extension WalletDatabase {
                 ))
         }
         for limit in covering {
-            let used = try used(db, limit, now: now)
-            let (total, overflow) = used.addingReportingOverflow(payment.amount)
+            let use = SpendingLimitUse(limit: limit, used: try used(db, limit, now: now))
+            let (total, overflow) = use.used.addingReportingOverflow(payment.amount)
             guard !overflow, total <= limit.amount else {
                 throw WalletStoreError(
                     .overLimit(
-                        "paying \(payment.amount) would exceed the limit of \(limit) (\(used) used, \(limit.amount > used ? limit.amount - used : 0) left)"
+                        "paying \(payment.amount) would exceed the limit of \(limit) (\(use.used) used, \(use.remaining) left)"
                     ))
             }
         }
@@ -59,10 +59,7 @@ extension WalletDatabase {
         var total: Amount = 0
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try cursor.next() {
-            // Saturating: a sum past 2^128 is over any limit anyway.
-            let (sum, overflow) = total.addingReportingOverflow(
-                try row.decode(UInt128.self, forColumn: "amount"))
-            total = overflow ? .max : sum
+            total = addSaturating(total, try row.decode(UInt128.self, forColumn: "amount"))
         }
         return total
     }

@@ -23,7 +23,7 @@ public final class WalletDatabase: Sendable {
     /// Opens (creating if needed) and migrates the database at `path`.
     public init(path: String, durability: Durability = .powerLoss) throws {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.prepareDatabase { db in
             // WAL set by hand: GRDB's own WAL set-up writes a table to every file it opens,
             // and a read-only command must leave the database byte for byte as it was.

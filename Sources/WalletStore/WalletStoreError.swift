@@ -23,6 +23,11 @@ public struct WalletStoreError: Error, Equatable, Sendable, CustomStringConverti
 
     public init(_ kind: Kind) { self.kind = kind }
 
+    /// A coin chosen for a payment was reserved by another payment first.
+    public var isCoinTaken: Bool {
+        if case .coinNotSpendable = kind { true } else { false }
+    }
+
     public var description: String {
         switch kind {
         case .coinNotSpendable(let coin):

@@ -27,16 +27,14 @@ struct BackupCommand: ParsableCommand {
             let maker = BackupMaker(directory: global.directory)
             try FileIO.checkWritable(out)
             try maker.checkOutside(out)
-            guard global.directory.exists else {
-                throw NodeError(
-                    .missing("no wallet at \(global.directory.path) (run `tender init`)"))
-            }
+            try maker.checkWallet()
             let passphrase = try global.keys.passphrases.read(
                 purpose: "the wallet (seals the backup)")
-            try maker.checkPassphrase(passphrase)
+            let address = try maker.checkPassphrase(passphrase)
             let archive = try maker.collect(now: global.clock.now())
-            let sealed = try maker.write(archive, to: out, passphrase: passphrase)
-            BackupReport(archive: archive, file: out, size: sealed.count).print(json: output.json)
+            let size = try maker.write(archive, to: out, passphrase: passphrase)
+            BackupReport(archive: archive, address: address, file: out, size: size)
+                .print(json: output.json)
         }
     }
 }
@@ -44,6 +42,8 @@ struct BackupCommand: ParsableCommand {
 /// What a backup holds, as text or JSON: shared by `backup` and `restore`.
 struct BackupReport {
     let archive: BackupArchive
+    /// The wallet's, as the command found it (the key file's, checked or restored).
+    let address: Address
     let file: String
     let size: Int?
     var dataDir: String? = nil
@@ -57,14 +57,14 @@ struct BackupReport {
                     ["path": entry.path, "size": entry.bytes.count, "mode": Int(entry.mode)]
                 },
             ]
-            object["address"] = archive.address?.checksummed
+            object["address"] = address.checksummed
             object["size"] = size
             object["dataDir"] = dataDir
             object["previous"] = previous
             try? printJSON(object)
             return
         }
-        let who = archive.address.map { " of \($0)" } ?? ""
+        let who = " of \(address)"
         if let dataDir {
             Swift.print("Restored the backup\(who) from \(file) into \(dataDir)")
         } else {

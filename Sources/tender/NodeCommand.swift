@@ -1,4 +1,5 @@
 import ArgumentParser
+import AsyncHTTPClient
 import ChainSync
 import DevTools
 import EVM
@@ -40,7 +41,7 @@ struct NodeCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             let host = global.host
-            let path = config ?? host.directory.path + "/node.toml"
+            let path = config ?? host.directory.path + "/" + DataDirectory.Names.settings
             var settings = try NodeConfiguration.load(path, mustExist: config != nil)
             if let listen { settings.listen = try ListenAddress(listen) }
             if noSync { settings.syncEnabled = false }
@@ -75,24 +76,28 @@ struct NodeCommand: AsyncParsableCommand {
         let feed = PaymentFeed()
         let metrics = NodeMetrics()
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
-        let client = EthereumRPC.makeHTTPClient()
+        let current: @Sendable () throws(NodeError) -> [Wallet] = {
+            () throws(NodeError) in try wallets.current()
+        }
         var services: [any Service] = [
             ClosureService {
-                await feed.run(
-                    wallets: { () throws(NodeError) in try wallets.current() },
-                    every: .milliseconds(500))
-            },
-            ClosureService { await metrics.countPayments(from: feed) },
+                await feed.run(wallets: current, every: .milliseconds(500)) { landed in
+                    metrics.paymentsLanded(landed)
+                }
+            }
         ]
         var loop: SettlementLoop?
+        var client: HTTPClient?
         // The key is unlocked only when the node needs it: to settle, or to pay on its own.
         let key =
-            settings.syncEnabled || !settings.limits.isEmpty ? try global.keys.walletKey() : nil
+            settings.syncEnabled || !settings.limits.isEmpty ? try host.keys.walletKey() : nil
         if settings.syncEnabled, let key {
+            let rpcClient = EthereumRPC.makeHTTPClient()
+            client = rpcClient
             let settlement = SettlementLoop(
-                wallets: { () throws(NodeError) in try wallets.current() },
+                wallets: current,
                 registry: { () throws(NodeError) in try host.chainRegistry() }, key: key,
-                client: client, clock: clock,
+                client: rpcClient, clock: clock,
                 interval: .milliseconds(Int64(settings.syncInterval * 1000)),
                 replaceAfter: settings.replaceAfter, homeEndpoint: NodeDefaults.rpc)
             loop = settlement
@@ -121,7 +126,7 @@ struct NodeCommand: AsyncParsableCommand {
                 })
         }
         let context = NodeAPIContext(
-            wallets: { () throws(NodeError) in try wallets.current() }, clock: clock,
+            wallets: current, clock: clock,
             state: state, feed: feed, token: token,
             payer: settings.limits.isEmpty
                 ? nil : key.map { AutomaticPayer(key: $0, limits: settings.limits) },
@@ -148,7 +153,7 @@ struct NodeCommand: AsyncParsableCommand {
         var failure: (any Error)?
         do { try await application.runService() } catch { failure = error }
         try? notifier.notify("STOPPING=1")
-        try? await client.shutdown()
+        try? await client?.shutdown()
         if let failure { throw NodeError(.io("the node stopped: \(failure)")) }
         logger.info("tender node: stopped")
     }

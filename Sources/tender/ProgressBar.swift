@@ -1,9 +1,9 @@
 import Foundation
 import Synchronization
 
-/// A one-line progress bar on standard error, drawn only when standard error is a terminal
-/// (piped or redirected output stays plain lines). Lines printed through it go to standard
-/// output above the bar: the bar is cleared, the line written, the bar drawn again.
+/// A one-line progress bar on standard error (made only when that is a terminal). Lines
+/// printed through it go to standard output above the bar: the bar is cleared, the line
+/// written, the bar drawn again.
 final class ProgressBar: Sendable {
     private struct State {
         var done = 0
@@ -13,12 +13,10 @@ final class ProgressBar: Sendable {
 
     private let state: Mutex<State>
     private let unit: String
-    let enabled: Bool
 
-    init(total: Int, unit: String, enabled: Bool = isatty(STDERR_FILENO) == 1) {
+    init(total: Int, unit: String) {
         self.state = Mutex(State(total: total))
         self.unit = unit
-        self.enabled = enabled
     }
 
     /// `count` more done (the total grows if the work turned out larger).
@@ -34,7 +32,7 @@ final class ProgressBar: Sendable {
     func print(_ line: String) {
         state.withLock { state in
             clear(&state)
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            say(line)
             draw(&state)
         }
     }
@@ -43,7 +41,7 @@ final class ProgressBar: Sendable {
     func finish() { state.withLock { clear(&$0) } }
 
     private func draw(_ state: inout State) {
-        guard enabled, state.total > 0 else { return }
+        guard state.total > 0 else { return }
         let text = "\r\u{1B}[2K" + Self.render(done: state.done, total: state.total, unit: unit)
         FileHandle.standardError.write(Data(text.utf8))
         state.drawn = true

@@ -34,8 +34,8 @@ struct RestoreCommand: ParsableCommand {
             let archive = try BackupRestore.open(file: file, passphrase: passphrase)
             let outcome = try restorer.restore(archive, force: force, now: global.clock.now())
             BackupReport(
-                archive: outcome.archive, file: file, size: nil, dataDir: global.directory.path,
-                previous: outcome.previous
+                archive: outcome.archive, address: outcome.address, file: file, size: nil,
+                dataDir: global.directory.path, previous: outcome.previous
             ).print(json: output.json)
         }
     }

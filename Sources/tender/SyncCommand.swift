@@ -63,6 +63,14 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
+    /// The coins a run settles: those held unspent and those already in redeems.
+    static func toSettle(_ plan: [ChainSettlement]) -> Int {
+        plan.flatMap(\.wallets).reduce(0) {
+            let tally = ChainSettlement.tally(of: $1.wallet)
+            return $0 + (tally[.unspent] ?? 0) + (tally[.redeeming] ?? 0)
+        }
+    }
+
     func run() async throws {
         try await guarded {
             let wallets = try global.host.openWallets()
@@ -72,15 +80,12 @@ struct SyncCommand: AsyncParsableCommand {
             let log: SyncLog
             do {
                 let plan = try await plan(wallets, client: client)
-                // The coins this run settles: those held unspent and those already in redeems.
-                let toSettle = plan.flatMap(\.wallets).reduce(0) {
-                    let tally = ChainSettlement.tally(of: $1.wallet)
-                    return $0 + (tally[.unspent] ?? 0) + (tally[.redeeming] ?? 0)
-                }
+                // A bar only on a terminal: piped or redirected output stays plain lines.
+                let bar = !output.json && isatty(STDERR_FILENO) == 1
                 log = SyncLog(
                     quiet: output.json,
-                    progress: output.json
-                        ? nil : ProgressBar(total: toSettle, unit: "coins settled"))
+                    progress: bar
+                        ? ProgressBar(total: Self.toSettle(plan), unit: "coins settled") : nil)
                 results = await settle(plan, key: key, client: client, log: log)
             } catch {
                 try? await client.shutdown()

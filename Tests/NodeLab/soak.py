@@ -10,7 +10,7 @@ paid twice:
     the payments not cancelled.
   TENDER=.build/debug/tender python3 Tests/NodeLab/soak.py [--seconds 60] [--keep]
 Standard library only."""
-import argparse, json, os, random, shutil, signal, subprocess, sys, tempfile, threading
+import argparse, atexit, json, os, random, shutil, signal, subprocess, sys, tempfile, threading
 import time, urllib.error, urllib.request
 
 parser = argparse.ArgumentParser()
@@ -63,6 +63,14 @@ with open(os.path.join(node_home, "node.toml"), "w") as f:
 
 node = None
 node_lock = threading.Lock()
+
+
+@atexit.register
+def stop_node():
+    """However the soak ends (a failure included), no `tender node` of it is left running."""
+    if node is not None and node.poll() is None:
+        node.kill()
+        node.wait()
 
 
 def start_node():

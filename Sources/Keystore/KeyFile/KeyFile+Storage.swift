@@ -22,10 +22,20 @@ extension KeyFile {
             }
             throw KeystoreError(.unreadable, "cannot read key file \(path): \(error.reason)")
         }
-        guard let bytes else {
-            throw .malformed(nil, "is larger than \(maximumFileSize / 1024) KiB")
-        }
+        guard let bytes else { throw tooLarge }
         return try KeyFile(json: Data(bytes))
+    }
+
+    /// Parses a key file's bytes already in memory (a backup's copy), as `load` would the
+    /// file: `.malformed` when larger than a key file is read, then the errors of
+    /// `init(json:)`.
+    public init(fileContents bytes: [UInt8]) throws(KeystoreError) {
+        guard bytes.count <= Self.maximumFileSize else { throw Self.tooLarge }
+        try self.init(json: Data(bytes))
+    }
+
+    private static var tooLarge: KeystoreError {
+        .malformed(nil, "is larger than \(maximumFileSize / 1024) KiB")
     }
 
     /// True when the file at `path` grants any permission to its group or to others.

@@ -45,8 +45,8 @@ public struct KeyFile: Sendable, Equatable {
         encrypting key: PrivateKey, passphrase: String, cost: ScryptCost = .standard,
         using generator: inout some RandomNumberGenerator
     ) throws(KeystoreError) {
-        let salt = Self.randomBytes(Self.saltByteCount, using: &generator)
-        let nonce = Self.randomBytes(Self.nonceByteCount, using: &generator)
+        let salt = randomBytes(Self.saltByteCount, using: &generator)
+        let nonce = randomBytes(Self.nonceByteCount, using: &generator)
         let address = key.publicKey.keyFileAddress
         // `withUnsafeBytes` rethrows untyped errors, so the typed one travels in a `Result`.
         let sealed = key.withUnsafeBytes { secret in
@@ -119,14 +119,8 @@ public struct KeyFile: Sendable, Equatable {
     private static func derive(
         passphrase: String, cost: ScryptCost, salt: [UInt8]
     ) throws(KeystoreError) -> SymmetricKey {
-        var password = Array(passphrase.decomposedStringWithCompatibilityMapping.utf8)
-        defer { wipe(&password) }
-        return try cost.deriveKey(password: password, salt: salt, byteCount: 32)
-    }
-
-    private static func randomBytes(
-        _ count: Int, using generator: inout some RandomNumberGenerator
-    ) -> [UInt8] {
-        (0..<count).map { _ in generator.next() }
+        var key = try cost.deriveKey(passphrase: passphrase, salt: salt, byteCount: 32)
+        defer { wipe(&key) }
+        return SymmetricKey(data: key)
     }
 }

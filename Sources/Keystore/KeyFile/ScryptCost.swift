@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import _CryptoExtras
 
 /// scrypt's cost parameters (RFC 7914): `n` (CPU/memory cost, a power of two), `r` (block size),
@@ -54,6 +55,18 @@ public struct ScryptCost: Sendable, Hashable, CustomStringConvertible {
         // RFC 7914 requires N < 2^(128·r/8); BoringSSL refuses the call otherwise.
         guard 16 * r > 20 || n < 1 << (16 * r) else { return "N=\(n) is too large for r=\(r)" }
         return nil
+    }
+
+    /// scrypt of `passphrase` and `salt` into `byteCount` bytes, as key files and backups
+    /// derive their keys: the passphrase as NFKD-normalised UTF-8 (the same words typed through
+    /// different input methods give the same key), that copy wiped once used. The caller owns
+    /// (and wipes) the result.
+    public func deriveKey(
+        passphrase: String, salt: [UInt8], byteCount: Int
+    ) throws(KeystoreError) -> [UInt8] {
+        var password = Array(passphrase.decomposedStringWithCompatibilityMapping.utf8)
+        defer { wipe(&password) }
+        return try deriveKey(password: password, salt: salt, byteCount: byteCount).bytes
     }
 
     /// scrypt of `password` and `salt` into `byteCount` bytes.

@@ -14,8 +14,9 @@ extension SyncEngine {
             records[$0.coin]?.state != .proven
         }
         guard !open.isEmpty else { return }
-        // Read before the receipts (see `unmined`).
-        let minedNonce = try await chain.minedNonce()
+        // Read before the receipts (see `unmined`), and only when a proof was sent.
+        let minedNonce =
+            open.contains { records[$0.coin] != nil } ? try await chain.minedNonce() : nil
         let proven = try await chain.provenFrauds(
             vault: wallet.domain.vault, coins: open.map(\.coin))
         let now = clock.now()
@@ -36,7 +37,8 @@ extension SyncEngine {
                         events(.fraudProofRefused(coin: evidence.coin, reason: "reverted"))
                     }
                 } else {
-                    try await unmined(record, minedNonce: minedNonce, now: now, events: events)
+                    // A sent proof: the mined nonce was read above.
+                    try await unmined(record, minedNonce: minedNonce!, now: now, events: events)
                 }
                 continue
             }

@@ -84,10 +84,10 @@ public struct SyncEngine: Sendable {
         // nonce's transactions in a block went to another transaction (see `unmined`).
         let minedNonce = open.contains { $0.state == .signed } ? try await chain.minedNonce() : nil
         for record in open { try await watch(record, minedNonce: minedNonce, events: events) }
-        if try mine().isEmpty {
-            try await submitFraudProofs(events: events)
-            try await sendNewBatches(events: events)
-        }
+        let left = try mine()
+        guard left.isEmpty else { return left.count }
+        try await submitFraudProofs(events: events)
+        try await sendNewBatches(events: events)
         return try mine().count
     }
 
