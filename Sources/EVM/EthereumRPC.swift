@@ -33,9 +33,15 @@ public struct EthereumRPC: Sendable {
     /// An HTTP client that fails a request at once when the node refuses the connection
     /// (AsyncHTTPClient otherwise retries until the request's deadline), so a node that is
     /// down is `unreachable` in milliseconds and the caller decides when to try again.
-    public static func makeHTTPClient(connectTimeout: Duration = .seconds(5)) -> HTTPClient {
+    /// `readTimeout`: a node silent that long after the request fails it (`timedOut`). It is
+    /// kept by the event loop, so it fires even when busy tasks delay the request's deadline,
+    /// which Swift tasks enforce.
+    public static func makeHTTPClient(
+        connectTimeout: Duration = .seconds(5), readTimeout: Duration = .seconds(10)
+    ) -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         configuration.timeout.connect = TimeAmount(connectTimeout)
+        configuration.timeout.read = TimeAmount(readTimeout)
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)

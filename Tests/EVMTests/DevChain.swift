@@ -87,7 +87,7 @@ extension Trait where Self == DevChainScope {
 func withRPC<T>(
     _ url: String, timeout: Duration = .seconds(5), _ body: (EthereumRPC) async throws -> T
 ) async throws -> T {
-    let client = EthereumRPC.makeHTTPClient(connectTimeout: .seconds(2))
+    let client = EthereumRPC.makeHTTPClient(connectTimeout: .seconds(2), readTimeout: timeout)
     let rpc = EthereumRPC(endpoint: url, client: client, timeout: timeout)
     do {
         let result = try await body(rpc)

@@ -134,6 +134,18 @@ import Testing
         }
     }
 
+    /// The read timeout alone (the deadline is a minute away) fails a silent node: it is kept
+    /// by the event loop, so busy Swift tasks cannot delay it past the node's answer.
+    @Test func aSilentNodeTimesOutOnTheReadTimeout() async throws {
+        let client = EthereumRPC.makeHTTPClient(readTimeout: .milliseconds(300))
+        let rpc = EthereumRPC(
+            endpoint: "http://127.0.0.1:\(port)/slow", client: client, timeout: .seconds(60))
+        await #expect(throws: EVMError.timedOut(endpoint: rpc.endpoint, method: "eth_chainId")) {
+            try await rpc.chainID()
+        }
+        try await client.shutdown()
+    }
+
     @Test func aClosedPortIsUnreachableAtOnce() async throws {
         let url = "http://127.0.0.1:\(try Shell.freePort())"
         // Unreachable, not timed out: the refused connection is reported, not retried until
