@@ -17,6 +17,8 @@ public actor TransactionSender {
     /// The next nonce this instance would hand out, so concurrent sends do not collide while
     /// one awaits the store.
     private var handedOut: UInt64?
+    /// The last `send` in line: the next waits for it.
+    private var lastSend: Task<Void, Never>?
 
     public init(
         key: PrivateKey, chainID: UInt64, rpc: EthereumRPC, nonces: any NonceStore,
@@ -82,12 +84,21 @@ public actor TransactionSender {
         }
     }
 
-    /// `prepare`, then `broadcast`.
+    /// `prepare`, then `broadcast`, one send after the other: each leaves before the next
+    /// takes its nonce, so the node sees them in nonce order (a node that refuses a gap, as
+    /// dev chains do, would refuse nonce n + 1 arriving before n).
     @discardableResult
     public func send(
         to: Address?, value: Wei = 0, data: [UInt8] = [], gas: UInt64? = nil, fees: Fees? = nil
     ) async throws -> SignedTransaction {
-        try await broadcast(prepare(to: to, value: value, data: data, gas: gas, fees: fees))
+        let previous = lastSend
+        let this = Task {
+            await previous?.value
+            return try await broadcast(
+                prepare(to: to, value: value, data: data, gas: gas, fees: fees))
+        }
+        lastSend = Task { _ = try? await this.value }
+        return try await this.value
     }
 
     /// The same transaction (same nonce) with fees a node accepts in its place: each field

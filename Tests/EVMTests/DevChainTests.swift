@@ -251,10 +251,20 @@ import Testing
         #expect(try await confirmed(sent.hash).succeeded)
     }
 
-    /// Sends made at once by one sender take consecutive nonces, and all are mined, even when
-    /// each reads the store before any has recorded its nonce.
+    /// Transactions prepared at once by one sender take consecutive nonces even when each
+    /// reads the store before any has recorded its nonce; sends made at once go out in nonce
+    /// order (the dev chain refuses a gap) and all are mined.
     @Test func concurrentSendsTakeDistinctNonces() async throws {
         let sender = sender(MemoryNonceStore(readDelay: .milliseconds(100)))
+        async let one = sender.prepare(to: devAccount, value: 1, gas: 21_000)
+        async let two = sender.prepare(to: devAccount, value: 2, gas: 21_000)
+        let prepared = try await [one, two].map(\.transaction.nonce)
+        #expect(Set(prepared).count == 2 && prepared.max()! - prepared.min()! == 1)
+        for transaction in try await [one, two].sorted(by: {
+            $0.transaction.nonce < $1.transaction.nonce
+        }) {
+            try await sender.broadcast(transaction)
+        }
         async let first = sender.send(to: devAccount, value: 1, gas: 21_000)
         async let second = sender.send(to: devAccount, value: 2, gas: 21_000)
         async let third = sender.send(to: devAccount, value: 3, gas: 21_000)
