@@ -37,7 +37,9 @@ public actor NearbyPayee: PaymentSource {
     private let bluetooth: BluetoothSession
     private let adapter: Adapter
     private let staticKey: NoisePrivateKey
-    private var offering: Offering
+    /// Nil: nothing offered now (not advertised; a payer that connects anyway gets no request).
+    private var offering: Offering?
+    private let localName: String
     private let evidence: @Sendable () -> [[UInt8]]
     private let onEvidence: @Sendable ([[UInt8]]) -> Void
     private let onEvent: @Sendable (Event) -> Void
@@ -58,7 +60,8 @@ public actor NearbyPayee: PaymentSource {
 
     public init(
         bluetooth: BluetoothSession, adapter: Adapter, staticKey: NoisePrivateKey,
-        offering: Offering, evidence: @escaping @Sendable () -> [[UInt8]],
+        offering: Offering?, localName: String = TenderGATT.localName,
+        evidence: @escaping @Sendable () -> [[UInt8]],
         onEvidence: @escaping @Sendable ([[UInt8]]) -> Void,
         onEvent: @escaping @Sendable (Event) -> Void
     ) throws(BluetoothError) {
@@ -66,6 +69,7 @@ public actor NearbyPayee: PaymentSource {
         self.adapter = adapter
         self.staticKey = staticKey
         self.offering = offering
+        self.localName = localName
         self.evidence = evidence
         self.onEvidence = onEvidence
         self.onEvent = onEvent
@@ -112,6 +116,13 @@ public actor NearbyPayee: PaymentSource {
         try await advertise()
     }
 
+    /// Nothing offered any more (the request was paid, or expired): the advertisement ends,
+    /// the service stays for the payers already connected.
+    public func withdraw() async {
+        offering = nil
+        if registrations.count > 1 { await registrations.removeLast().cancelAndWait() }
+    }
+
     private func republish() async throws(BluetoothError) {
         await unpublish()
         try await publish()
@@ -123,7 +134,7 @@ public actor NearbyPayee: PaymentSource {
         let links = self.links
         let psm = listener?.psm
         let request: @Sendable () async -> [UInt8] = { [weak self] in
-            PayeeInfo(request: await self?.offering.request ?? [], psm: psm).encoded
+            PayeeInfo(request: await self?.offering?.request ?? [], psm: psm).encoded
         }
         let application = GattApplication(
             root: ObjectPath(checked: "/tender/payee"), service: TenderGATT.service,
@@ -152,10 +163,11 @@ public actor NearbyPayee: PaymentSource {
     private func advertise() async throws(BluetoothError) {
         // The old advertisement unregistered first: the new one takes the same path.
         if registrations.count > 1 { await registrations.removeLast().cancelAndWait() }
+        guard let offering else { return }
         registrations.append(
             try await adapter.advertise(
                 Advertisement(
-                    serviceUUIDs: [TenderGATT.service], localName: TenderGATT.localName,
+                    serviceUUIDs: [TenderGATT.service], localName: localName,
                     manufacturerData: [TenderGATT.tagCompany: offering.tag]),
                 at: ObjectPath(checked: "/tender/payee_advertisement")))
     }
@@ -180,7 +192,7 @@ public actor NearbyPayee: PaymentSource {
             sessions[link] = box
             onEvent(.connected(link: link))
         }
-        let (request, evidence) = (offering.request, self.evidence)
+        let (request, evidence) = (offering?.request ?? [], self.evidence)
         let event: PayeeSession.Event
         // The hello (and the evidence it reads from the store) only for XX's first message.
         do {

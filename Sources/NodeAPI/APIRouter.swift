@@ -119,8 +119,9 @@ public enum APIRouter {
         let request = try answering { () throws(NodeError) in
             try node.home().issueRequest(
                 amount: amount, asset: asset, memo: body.memo ?? "", lifetime: lifetime,
-                now: node.clock.now())
+                sessionKey: node.offers.sessionKey, now: node.clock.now())
         }
+        node.offers.issued(request)
         return RequestView(request, state: "waiting", payment: nil)
     }
 
@@ -132,7 +133,10 @@ public enum APIRouter {
         let requestID = try APIInput.requestID(id)
         return try answering { () throws(NodeError) in
             let home = try node.home()
-            guard let request = try home.ownRequest(requestID) else {
+            // The payee service's key while it runs: the code opens a session with it.
+            guard
+                let request = try home.ownRequest(requestID, sessionKey: node.offers.sessionKey)
+            else {
                 throw NodeError(.missing("this node issued no request \(id)"))
             }
             return (request, home)

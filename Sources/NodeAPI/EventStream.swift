@@ -4,18 +4,19 @@ import NIOCore
 import ServiceLifecycle
 
 /// Server-Sent Events (the HTML living standard, §9.2): `event: payment` with the payment as
-/// JSON and its request id as the event id, and a comment line every `keepAlive` so proxies
-/// and browsers keep an idle stream open. The stream ends when the node stops.
+/// JSON and its request id as the event id, `event: paying` with `{"requestId": …}` when a
+/// payer offers a payment, and a comment line every `keepAlive` so proxies and browsers keep
+/// an idle stream open. The stream ends when the node stops.
 enum EventStream {
     static func response(
-        _ payments: AsyncStream<IncomingPaymentView>, keepAlive: Duration = .seconds(15)
+        _ events: AsyncStream<FeedEvent>, keepAlive: Duration = .seconds(15)
     ) -> Response {
         let body = ResponseBody { writer in
             try await writer.write(ByteBuffer(string: "retry: 2000\n: tender payments\n\n"))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 let (lines, output) = AsyncStream<String>.makeStream()
                 group.addTask {
-                    for await payment in payments { output.yield(try frame(payment)) }
+                    for await event in events { output.yield(try frame(event)) }
                     output.finish()
                 }
                 group.addTask {
@@ -41,8 +42,15 @@ enum EventStream {
             ], body: body)
     }
 
-    static func frame(_ payment: IncomingPaymentView) throws -> String {
-        let data = String(decoding: try JSONEncoder().encode(payment), as: UTF8.self)
-        return "event: payment\nid: \(payment.requestId)\ndata: \(data)\n\n"
+    static func frame(_ event: FeedEvent) throws -> String {
+        switch event {
+        case .payment(let payment):
+            let data = String(decoding: try JSONEncoder().encode(payment), as: UTF8.self)
+            return "event: payment\nid: \(payment.requestId)\ndata: \(data)\n\n"
+        case .paying(let requestID):
+            let data = String(
+                decoding: try JSONEncoder().encode(["requestId": requestID]), as: UTF8.self)
+            return "event: paying\ndata: \(data)\n\n"
+        }
     }
 }

@@ -17,11 +17,14 @@ public struct NodeAPIContext: Sendable {
     public let payer: AutomaticPayer?
     /// The series `/metrics` serves.
     public let metrics: NodeMetrics
+    /// Where the requests it issues go to be offered over the air.
+    public let offers: RequestOffers
 
     public init(
         wallets: @escaping @Sendable () throws(NodeError) -> [Wallet], clock: any WallClock,
         state: NodeState, feed: PaymentFeed, token: String, payer: AutomaticPayer? = nil,
-        metrics: NodeMetrics = NodeMetrics(), syncNow: @escaping @Sendable () async -> Void
+        metrics: NodeMetrics = NodeMetrics(), offers: RequestOffers = RequestOffers(),
+        syncNow: @escaping @Sendable () async -> Void
     ) {
         self.wallets = wallets
         self.clock = clock
@@ -30,6 +33,7 @@ public struct NodeAPIContext: Sendable {
         self.token = token
         self.payer = payer
         self.metrics = metrics
+        self.offers = offers
         self.syncNow = syncNow
     }
 

@@ -46,6 +46,9 @@ public final class NodeMetrics: Sendable {
         if !paid { errors("bluetooth").increment() }
     }
 
+    /// The Bluetooth payee service failed (not a session: the service itself).
+    public func bluetoothFailed() { errors("bluetooth").increment() }
+
     func apiRequestFailed(status: Int) {
         // 4xx is the caller's doing, still worth watching; both count as API errors.
         errors("api").increment()

@@ -2,11 +2,19 @@ import Foundation
 import NodeKit
 import Tender
 
+/// What the event stream announces.
+enum FeedEvent: Sendable {
+    /// A payment landed in a wallet.
+    case payment(IncomingPaymentView)
+    /// A payer offered a payment for this request (over Bluetooth); it is being checked.
+    case paying(requestID: String)
+}
+
 /// Payments as they land, for every subscriber (the event stream, the point-of-sale page).
 /// The wallets are read every `interval`: a payment taken by this process (Bluetooth) or by
 /// another (`tender receive` beside the node) is announced once, whichever took it.
 public actor PaymentFeed {
-    private var subscribers: [UUID: AsyncStream<IncomingPaymentView>.Continuation] = [:]
+    private var subscribers: [UUID: AsyncStream<FeedEvent>.Continuation] = [:]
     /// The last payment row read in each wallet; the first reading only sets them.
     private var rows: [Domain: Int64] = [:]
     private var primed = false
@@ -14,9 +22,9 @@ public actor PaymentFeed {
     public init() {}
 
     /// A stream of the payments that land from now on; it ends when the caller stops reading.
-    func subscribe() -> AsyncStream<IncomingPaymentView> {
+    func subscribe() -> AsyncStream<FeedEvent> {
         let id = UUID()
-        let (stream, continuation) = AsyncStream<IncomingPaymentView>.makeStream(
+        let (stream, continuation) = AsyncStream<FeedEvent>.makeStream(
             bufferingPolicy: .bufferingNewest(256))
         subscribers[id] = continuation
         continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }
@@ -43,9 +51,14 @@ public actor PaymentFeed {
         }
         primed = true
         for payment in landed.sorted(by: { $0.receivedAt < $1.receivedAt }) {
-            for subscriber in subscribers.values { subscriber.yield(payment) }
+            for subscriber in subscribers.values { subscriber.yield(.payment(payment)) }
         }
         return landed.count
+    }
+
+    /// A payer is paying `requestID` now (a payment offered, not yet taken).
+    public func paying(_ requestID: Bytes32) {
+        for subscriber in subscribers.values { subscriber.yield(.paying(requestID: requestID.hex)) }
     }
 
     /// The wallet's payments after the last row read, the row moved on.

@@ -56,13 +56,16 @@ extension Wallet {
         }
     }
 
-    /// This wallet's own request with `id`, when it issued one.
-    public func ownRequest(_ id: Bytes32) throws(NodeError) -> PaymentRequest? {
+    /// This wallet's own request with `id`, when it issued one, carrying `sessionKey` (not
+    /// stored: it is the key of the payee service that answers, given again each time).
+    public func ownRequest(
+        _ id: Bytes32, sessionKey: [UInt8]? = nil
+    ) throws(NodeError) -> PaymentRequest? {
         guard let stored = try storing({ try store.request(id) }) else { return nil }
         do {
             return try PaymentRequest(
                 id: stored.id, payee: address, amount: stored.amount, asset: stored.asset,
-                memo: stored.memo, expiry: stored.expiry, domain: domain)
+                memo: stored.memo, expiry: stored.expiry, sessionKey: sessionKey, domain: domain)
         } catch { throw NodeError(.io("stored request \(id.short) is corrupt: \(error)")) }
     }
 

@@ -86,6 +86,15 @@ struct NodeCommand: AsyncParsableCommand {
                 }
             }
         ]
+        let offers = RequestOffers()
+        if settings.bluetooth != .off {
+            await state.service("bluetooth", is: "looking for an adapter")
+            services.append(
+                NodeBluetoothPayee(
+                    mode: settings.bluetooth, localName: settings.payeeName, host: host,
+                    wallets: current, offers: offers, state: state, feed: feed, metrics: metrics,
+                    logger: logger))
+        }
         var loop: SettlementLoop?
         var client: HTTPClient?
         // The key is unlocked only when the node needs it: to settle, or to pay on its own.
@@ -130,7 +139,7 @@ struct NodeCommand: AsyncParsableCommand {
             state: state, feed: feed, token: token,
             payer: settings.limits.isEmpty
                 ? nil : key.map { AutomaticPayer(key: $0, limits: settings.limits) },
-            metrics: metrics,
+            metrics: metrics, offers: offers,
             syncNow: { [loop] in await loop?.passNow() })
         let address: BindAddress
         switch settings.listen {

@@ -14,6 +14,8 @@
 #   pay-fifty-coins           a payment of 50 coins
 #   pay-two-payers            one payee, two payers one after the other
 #   pay-after-restart         bluetoothd restarted under a running payee, then a payment
+#   pay-node                  `tender node` as the payee: charged through its API, paid by address
+#                             and by the code it draws (IK), its events, metrics and name checked
 #   pay-resume                the link cut at each message boundary (a node killed), resolved
 #                             by the next contact; both nodes checked after each
 #   hostile-payer             garbage, floods, wrong keys, altered/replayed records, a forged

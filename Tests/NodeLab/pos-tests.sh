@@ -4,8 +4,9 @@
 #  1. the token from the URL fragment: kept in sessionStorage, gone from the address bar;
 #  2. an amount tapped on the keypad, a memo, Charge: zbarimg reads the request's URI in a
 #     screenshot of the page, the one the API holds for that request;
-#  3. a `paying` event (fed to the page's stream parser: the node does not send it yet) shows
-#     "Paying…"; one for another request changes nothing;
+#  3. a `paying` event (fed to the page's stream parser; the node sends it when a Bluetooth
+#     payer offers a payment, Tests/BLELab/scenarios/pay-node.sh) shows "Paying…"; one for
+#     another request changes nothing;
 #  4. Alice pays the code's URI with a file, a `tender receive` beside Bob's node takes it: the
 #     page shows "Paid" with the amount and the payer, pushed by the event stream;
 #  5. the node restarted under the page: the stream comes back on its own;
