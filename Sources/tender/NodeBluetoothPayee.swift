@@ -92,7 +92,10 @@ struct NodeBluetoothPayee: Service {
         try await payee.start()
         let clock = host.clock
         let offering = Task {
+            // Only the request offered now can expire off the air: one timer, for it.
+            var expiring: Task<Void, Never>?
             for await request in requests {
+                expiring?.cancel()
                 await offered.set(request.id)
                 do {
                     try await payee.offer(
@@ -106,12 +109,18 @@ struct NodeBluetoothPayee: Service {
                     logger.error("bluetooth payee: offering request \(request.id.hex): \(error)")
                 }
                 let (id, expiry) = (request.id, request.expiry)
-                Task {
+                expiring = Task {
                     let now = clock.now()
-                    if expiry > now { try? await Task.sleep(for: .seconds(expiry - now)) }
-                    if await offered.clear(ifStill: id) { await payee.withdraw() }
+                    if expiry > now {
+                        do { try await Task.sleep(for: .seconds(expiry - now)) } catch { return }
+                    }
+                    if await offered.clear(ifStill: id) {
+                        await payee.withdraw()
+                        logger.info("bluetooth payee: request \(id.hex) expired; not advertised")
+                    }
                 }
             }
+            expiring?.cancel()
         }
         defer { offering.cancel() }
         try await withGracefulShutdownHandler {

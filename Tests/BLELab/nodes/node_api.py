@@ -2,7 +2,8 @@
 a lab scenario, stdlib only; for Tests/BLELab/scenarios/pay-node.sh.
 
     node_api.py DATA_DIR SOCKET wait-bluetooth       until /api/status says the payee is ready
-    node_api.py DATA_DIR SOCKET request AMOUNT       POST /api/requests; prints the request id
+    node_api.py DATA_DIR SOCKET request AMOUNT [S]   POST /api/requests (payable S seconds);
+                                                     prints the request id
     node_api.py DATA_DIR SOCKET code ID FILE         the request's code as a PNG
     node_api.py DATA_DIR SOCKET wait-paid ID         until the request's state is "paid"
     node_api.py DATA_DIR SOCKET events FILE          the event stream, appended to FILE
@@ -84,7 +85,10 @@ def main():
         until("the Bluetooth payee", ready)
         print(call(base, token, "/api/status")["services"]["bluetooth"])
     elif command == "request":
-        made = call(base, token, "/api/requests", {"amount": rest[0], "memo": "lab stall"})
+        body = {"amount": rest[0], "memo": "lab stall"}
+        if len(rest) > 1:
+            body["expiresIn"] = int(rest[1])
+        made = call(base, token, "/api/requests", body)
         print(made["requestId"])
     elif command == "code":
         png = call(base, token, "/api/requests/%s/qr.png" % rest[0], raw=True)

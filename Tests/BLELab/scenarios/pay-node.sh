@@ -4,7 +4,8 @@
 # Bob's address (Noise XX), then the second from its code as the API draws it (its URI carries
 # the node's session key: Noise IK, one round trip). Bob's node shows each request paid, its
 # event stream carried "paying" then "payment", tender_ble_sessions_total{outcome="paid"} is 2;
-# `tender peers` saw the advertised name. Balances checked on both nodes.
+# a third request left unpaid is withdrawn when it expires; `tender peers` saw the advertised
+# name. Balances checked on both nodes.
 BLE_READY="node: charging"
 BLE_TIMEOUT=240
 . "$(dirname "${BASH_SOURCE[0]}")/../nodes/payment.sh"
@@ -28,13 +29,18 @@ peripheral() {
     node_api code "$second" "$BLE_SHARED/bob-code.png" || return 1
     lab_signal second-request
     node_api wait-paid "$second" || return 1
-    sleep 1
+    # A request left unpaid stops being advertised when it expires.
+    local unpaid
+    unpaid=$(node_api request 100 2) || return 1
+    sleep 4
     local sessions
     sessions=$(node_api metric 'tender_ble_sessions_total{outcome="paid"}')
     {
         grep -q '^event: paying' "$BLE_SHARED/bob-events.txt" || echo "no paying event"
         [ "$(grep -c '^event: payment' "$BLE_SHARED/bob-events.txt")" = 2 ] || echo "not two payment events"
         [ "$sessions" = 2 ] || echo "tender_ble_sessions_total{outcome=\"paid\"} is $sessions, not 2"
+        grep -q "request $unpaid expired; not advertised" "$BLE_SHARED/bob-node.log" \
+            || echo "the expired request $unpaid was not withdrawn"
     } >"$verdict"
     [ -s "$verdict" ] || echo ok >"$verdict"
     report_bob_balance
