@@ -58,7 +58,7 @@ let package = Package(
             name: "Bluetooth",
             dependencies: [
                 "BlueZ", "CBlueZ", "Codecs", "DBus", "Link", "NodeKit", "Noise", "PaymentSession",
-                "Posix",
+                "Posix", "Tender",
             ],
             swiftSettings: strict),
         // Settlement on chain, pure: redeem batches (the vault's calldata), batch planning by

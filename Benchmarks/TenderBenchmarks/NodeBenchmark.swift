@@ -137,7 +137,7 @@ enum NodeBenchmark {
                             let (status, _) = try await call(
                                 client, "GET", base + "/api/status", token)
                             status == 200
-                                ? tally.status(Measure.seconds(ContinuousClock.now - start))
+                                ? tally.status(Measure.seconds(since: start))
                                 : tally.error("status \(status) on /api/status")
                         } catch { tally.error("\(error)") }
                     }
@@ -155,7 +155,7 @@ enum NodeBenchmark {
                             let start = ContinuousClock.now
                             do {
                                 try await pay(client, base, token, to: payee)
-                                tally.payment(Measure.seconds(ContinuousClock.now - start))
+                                tally.payment(Measure.seconds(since: start))
                             } catch { tally.error("payment: \(error)") }
                         }
                     }

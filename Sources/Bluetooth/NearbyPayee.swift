@@ -4,6 +4,7 @@ import Link
 import NodeKit
 import Noise
 import PaymentSession
+import Tender
 
 /// The payee's Bluetooth service: Tender's GATT application and advertisement on one
 /// adapter, a link and a payment session per payer, and the payments they offer handed to
@@ -19,6 +20,13 @@ public actor NearbyPayee: PaymentSource {
         public init(request: [UInt8], tag: [UInt8]) {
             self.request = request
             self.tag = tag
+        }
+
+        /// `request` as offered: its envelope, and its id and amount as the tag.
+        public init(_ request: PaymentRequest) {
+            self.init(
+                request: Envelope(domain: request.domain, message: .request(request)).encoded(),
+                tag: TenderGATT.tag(requestID: request.id.bytes, amount: request.amount))
         }
     }
 

@@ -55,3 +55,8 @@ public struct APIFailure: HTTPResponseError {
 func answering<T>(_ body: () throws(NodeError) -> T) throws(APIFailure) -> T {
     do { return try body() } catch { throw APIFailure(error) }
 }
+
+/// `answering`, for a call that waits.
+func answering<T>(_ body: () async throws(NodeError) -> T) async throws(APIFailure) -> T {
+    do { return try await body() } catch { throw APIFailure(error) }
+}

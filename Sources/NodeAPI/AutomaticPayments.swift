@@ -24,17 +24,11 @@ public struct AutomaticPayer: Sendable {
 
 /// Prepares the node's own payments one at a time. Payments made at once would all choose
 /// the same best coin and all but one find it taken; in turn, each sees what the last
-/// reserved. Another process paying at the same moment can still take a coin first, so a
-/// payment that finds its coin gone is tried again a few times.
+/// reserved. (A coin another process takes first is chosen again by
+/// `Wallet.preparePayment` itself.)
 actor PaymentDesk {
     func prepare<T: Sendable>(_ body: @Sendable () throws(NodeError) -> T) throws(NodeError) -> T {
-        var attempt = 0
-        while true {
-            do { return try body() } catch {
-                guard case .busy = error.kind, attempt < 3 else { throw error }
-                attempt += 1
-            }
-        }
+        try body()
     }
 }
 
@@ -74,10 +68,9 @@ enum AutomaticPaymentRoutes {
             let id = try context.parameters.require("id")
             let bytes = try await request.body.collect(upTo: context.maxUploadSize)
             return try advance(id, node) { wallet, requestID, now throws(NodeError) in
-                let record = try wallet.recordReceipt(
-                    Array(buffer: bytes), for: requestID, now: now)
-                return OutgoingPaymentResponse(
-                    payment: OutgoingPaymentView(record, domain: wallet.domain))
+                view(
+                    try wallet.recordReceipt(Array(buffer: bytes), for: requestID, now: now), wallet
+                )
             }
         }
     }
@@ -110,15 +103,16 @@ enum AutomaticPaymentRoutes {
         let terms = try terms(body, domain: wallet.domain, now: now)
         var generator = SystemRandomNumberGenerator()
         let requestID = terms.request?.id ?? .random(using: &generator)
-        do {
-            return try await payer.desk.prepare { () throws(NodeError) in
-                let prepared = try wallet.preparePayment(
+        // Only the preparing waits its turn; the answer is read after.
+        let prepared = try await answering { () async throws(NodeError) in
+            try await payer.desk.prepare { () throws(NodeError) in
+                try wallet.preparePayment(
                     to: terms.payee, amount: terms.amount, asset: terms.asset, memo: terms.memo,
                     requestID: requestID, request: terms.request, key: payer.key,
                     within: payer.limits, now: now)
-                return try view(wallet, prepared.requestID)
             }
-        } catch { throw APIFailure(error) }
+        }
+        return try answering { () throws(NodeError) in try view(wallet, prepared.requestID) }
     }
 
     typealias Terms = (
@@ -153,8 +147,11 @@ enum AutomaticPaymentRoutes {
     }
 
     static func view(_ wallet: Wallet, _ id: Bytes32) throws(NodeError) -> OutgoingPaymentResponse {
-        OutgoingPaymentResponse(
-            payment: OutgoingPaymentView(try wallet.outgoingPayment(id), domain: wallet.domain))
+        view(try wallet.outgoingPayment(id), wallet)
+    }
+
+    static func view(_ record: OutgoingPaymentRecord, _ wallet: Wallet) -> OutgoingPaymentResponse {
+        OutgoingPaymentResponse(payment: OutgoingPaymentView(record, domain: wallet.domain))
     }
 
     /// Applies `change` to the home wallet's payment `id` (hex), errors as the API reports them.

@@ -148,8 +148,9 @@ public final class NodeMetrics: Sendable {
 
 extension APIRouter {
     static func metrics(_ node: NodeAPIContext) async throws -> Response {
-        let text: String
-        do { text = try await node.metrics.scrape(node) } catch { throw APIFailure(error) }
+        let text = try await answering { () async throws(NodeError) in
+            try await node.metrics.scrape(node)
+        }
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))

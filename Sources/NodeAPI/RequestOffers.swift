@@ -20,8 +20,9 @@ public final class RequestOffers: Sendable {
         let (stream, continuation) = AsyncStream<PaymentRequest>.makeStream(
             bufferingPolicy: .bufferingNewest(1))
         let old = listener.withLock { current in
-            defer { current = Listener(sessionKey: sessionKey, requests: continuation) }
-            return current
+            let old = current
+            current = Listener(sessionKey: sessionKey, requests: continuation)
+            return old
         }
         old?.requests.finish()
         return stream

@@ -1,4 +1,5 @@
 import Hummingbird
+import Tender
 
 /// Lets a request through only with `Authorization: Bearer <token>` naming the node's token
 /// (read from its 0600 token file): 401 otherwise, with the reason. The comparison takes the
@@ -16,16 +17,9 @@ struct TokenAuthentication<Context: RequestContext>: RouterMiddleware {
             throw APIFailure.unauthorized(
                 "no Authorization header (Bearer token from the node's api-token file)")
         }
-        guard header.hasPrefix("Bearer "), Self.same(Array(header.utf8.dropFirst(7)), token) else {
+        guard header.hasPrefix("Bearer "), constantTimeEqual(header.utf8.dropFirst(7), token) else {
             throw APIFailure.unauthorized("wrong token")
         }
         return try await next(request, context)
-    }
-
-    static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for (x, y) in zip(a, b) { difference |= x ^ y }
-        return difference == 0
     }
 }

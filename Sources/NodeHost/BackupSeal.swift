@@ -2,6 +2,7 @@ import Foundation
 import Keystore
 import NodeKit
 import Posix
+import Tender
 
 /// A backup file's encryption (Docs/BACKUP.md): a 77-byte header, then the payload sealed
 /// with ChaCha20-Poly1305 (ciphertext, then the 16-byte tag), the whole header bound as
@@ -16,7 +17,7 @@ public enum BackupSeal {
     static let version: UInt8 = 1
     static let scrypt: UInt8 = 1
     static let chaChaPoly: UInt8 = 1
-    public static let headerSize = 77
+    public static let headerSize = checkRange.upperBound
     static let tagSize = ChaCha20Poly1305.tagByteCount
 
     // Where each header field is, after the magic (Docs/BACKUP.md's table).
@@ -32,7 +33,7 @@ public enum BackupSeal {
 
     // What scrypt's 64 bytes are: the cipher's key, then the passphrase check.
     static let derivedSize = 64
-    static let keyRange = 0..<32
+    static let keyRange = 0..<ChaCha20Poly1305.keyByteCount
     static let derivedCheckRange = 32..<48
 
     /// Seals `payload` under `passphrase`, salt and nonce from `generator`.
@@ -111,10 +112,5 @@ public enum BackupSeal {
         } catch {
             throw NodeError(.io(error.message))
         }
-    }
-
-    private static func constantTimeEqual(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

@@ -19,13 +19,10 @@ extension NodeHost {
     public func openWallets() throws(NodeError) -> [Wallet] {
         let home = try openWallet()
         return try [home]
-            + domainWalletPaths().map { path throws(NodeError) in
+            + directory.domainWalletPaths().map { path throws(NodeError) in
                 try openDomainWallet(at: path, home: home)
             }
     }
-
-    /// The files of the wallets for domains other than home, in name order.
-    public func domainWalletPaths() -> [String] { directory.domainWalletPaths() }
 
     /// The wallet at `path`, checked to be this node's (`home`'s address) for the domain the
     /// file is named after.

@@ -14,7 +14,7 @@ public final class OpenWallets: Sendable {
 
     /// The home wallet first, then the others by file name.
     public func current() throws(NodeError) -> [Wallet] {
-        let paths = host.domainWalletPaths()
+        let paths = host.directory.domainWalletPaths()
         let known = opened.withLock { $0 }
         let home: Wallet
         if let kept = known.home { home = kept } else { home = try host.openWallet() }

@@ -61,8 +61,10 @@ public struct Redactor: Sendable {
                 output.append("[redacted phrase]")
                 index = end
             } else {
-                output.append(tokens[index])
-                index += 1
+                // Every later start inside a short run is shorter still: past it at once.
+                let next = max(end, index + 1)
+                output += tokens[index..<next]
+                index = next
             }
         }
         return output.joined(separator: " ")

@@ -4,6 +4,7 @@ import Logging
 import NodeAPI
 import NodeHost
 import NodeKit
+import Secp256k1
 import ServiceLifecycle
 import Tender
 
@@ -15,6 +16,8 @@ struct NodeBluetoothPayee: Service {
     let mode: NodeConfiguration.Switch
     let localName: String
     let host: NodeHost
+    /// The wallet key when the node has unlocked it already (to settle, to pay on its own).
+    let key: PrivateKey?
     let wallets: @Sendable () throws(NodeError) -> [Wallet]
     let offers: RequestOffers
     let state: NodeState
@@ -24,7 +27,8 @@ struct NodeBluetoothPayee: Service {
     /// How long `auto` waits before looking for an adapter again.
     var lookAgain: Duration = .seconds(30)
 
-    private static let name = "bluetooth"
+    /// Its name in `NodeState.services`.
+    static let name = "bluetooth"
 
     func run() async throws {
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
@@ -55,8 +59,8 @@ struct NodeBluetoothPayee: Service {
     }
 
     private func serve(_ bluetooth: BluetoothSession, _ adapter: Adapter) async throws {
-        // The key is unlocked only now: a node with no adapter never needs it for this.
-        let key = try host.keys.walletKey()
+        // Unlocked only now if the node has not already: without an adapter it is not needed.
+        let key = try self.key ?? host.keys.walletKey()
         let staticKey = try sessionKey(raw: try host.directory.loadOrCreateSessionKey())
         guard let home = try wallets().first else { throw NodeError(.io("the node has no wallet")) }
         let offered = OfferedRequest()
@@ -98,12 +102,7 @@ struct NodeBluetoothPayee: Service {
                 expiring?.cancel()
                 await offered.set(request.id)
                 do {
-                    try await payee.offer(
-                        NearbyPayee.Offering(
-                            request: Envelope(domain: home.domain, message: .request(request))
-                                .encoded(),
-                            tag: TenderGATT.tag(requestID: request.id.bytes, amount: request.amount)
-                        ))
+                    try await payee.offer(NearbyPayee.Offering(request))
                     logger.info("bluetooth payee: offering request \(request.id.hex)")
                 } catch {
                     logger.error("bluetooth payee: offering request \(request.id.hex): \(error)")

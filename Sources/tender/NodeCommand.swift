@@ -86,20 +86,21 @@ struct NodeCommand: AsyncParsableCommand {
                 }
             }
         ]
+        var loop: SettlementLoop?
+        var client: HTTPClient?
+        // The key is unlocked only when the node needs it: to settle, or to pay on its own
+        // (the Bluetooth payee unlocks it once it finds an adapter, if not already).
+        let key =
+            settings.syncEnabled || !settings.limits.isEmpty ? try host.keys.walletKey() : nil
         let offers = RequestOffers()
         if settings.bluetooth != .off {
-            await state.service("bluetooth", is: "looking for an adapter")
+            await state.service(NodeBluetoothPayee.name, is: "looking for an adapter")
             services.append(
                 NodeBluetoothPayee(
-                    mode: settings.bluetooth, localName: settings.payeeName, host: host,
+                    mode: settings.bluetooth, localName: settings.payeeName, host: host, key: key,
                     wallets: current, offers: offers, state: state, feed: feed, metrics: metrics,
                     logger: logger))
         }
-        var loop: SettlementLoop?
-        var client: HTTPClient?
-        // The key is unlocked only when the node needs it: to settle, or to pay on its own.
-        let key =
-            settings.syncEnabled || !settings.limits.isEmpty ? try host.keys.walletKey() : nil
         if settings.syncEnabled, let key {
             let rpcClient = EthereumRPC.makeHTTPClient()
             client = rpcClient

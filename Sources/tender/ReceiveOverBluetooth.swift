@@ -53,11 +53,6 @@ struct BluetoothReceiver {
                 amount: amount, asset: asset, memo: memo, lifetime: expiresIn,
                 sessionKey: publicKey, now: clock.now())
         }
-        let offering = { (request: PaymentRequest) in
-            NearbyPayee.Offering(
-                request: Envelope(domain: wallet.domain, message: .request(request)).encoded(),
-                tag: TenderGATT.tag(requestID: request.id.bytes, amount: request.amount))
-        }
         var request = try makeRequest()
         try show(request)
         let bluetooth = try await BluetoothSession.open()
@@ -65,7 +60,7 @@ struct BluetoothReceiver {
         let quiet = json
         let payee = try NearbyPayee(
             bluetooth: bluetooth, adapter: adapter, staticKey: staticKey,
-            offering: offering(request),
+            offering: NearbyPayee.Offering(request),
             evidence: { (try? BluetoothEvidence.toSend(wallet)) ?? [] },
             onEvidence: { BluetoothEvidence.take($0, into: wallet, now: clock.now()) },
             onEvent: { event in
@@ -104,7 +99,7 @@ struct BluetoothReceiver {
                 guard !once, let next = try? makeRequest() else { return }
                 request = next
                 try? show(next)
-                let offer = offering(next)
+                let offer = NearbyPayee.Offering(next)
                 Task { try? await payee.offer(offer) }
             case .refused(let error):
                 if !quiet { say("refused a payment: \(error)") }

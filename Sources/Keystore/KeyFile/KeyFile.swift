@@ -17,7 +17,7 @@ public struct KeyFile: Sendable, Equatable {
     static let kdfName = "scrypt"
     static let cipherName = "chacha20-poly1305"
     static let saltByteCount = 32
-    static let nonceByteCount = 12
+    static let nonceByteCount = ChaCha20Poly1305.nonceByteCount
     /// 32 bytes of key then Poly1305's 16-byte tag.
     static let sealedByteCount = 32 + 16
 
@@ -119,8 +119,7 @@ public struct KeyFile: Sendable, Equatable {
     private static func derive(
         passphrase: String, cost: ScryptCost, salt: [UInt8]
     ) throws(KeystoreError) -> SymmetricKey {
-        var key = try cost.deriveKey(passphrase: passphrase, salt: salt, byteCount: 32)
-        defer { wipe(&key) }
-        return SymmetricKey(data: key)
+        try cost.symmetricKey(
+            passphrase: passphrase, salt: salt, byteCount: ChaCha20Poly1305.keyByteCount)
     }
 }

@@ -64,9 +64,16 @@ public struct ScryptCost: Sendable, Hashable, CustomStringConvertible {
     public func deriveKey(
         passphrase: String, salt: [UInt8], byteCount: Int
     ) throws(KeystoreError) -> [UInt8] {
+        try symmetricKey(passphrase: passphrase, salt: salt, byteCount: byteCount).bytes
+    }
+
+    /// `deriveKey(passphrase:salt:byteCount:)` as a key for swift-crypto (key files).
+    func symmetricKey(
+        passphrase: String, salt: [UInt8], byteCount: Int
+    ) throws(KeystoreError) -> SymmetricKey {
         var password = Array(passphrase.decomposedStringWithCompatibilityMapping.utf8)
         defer { wipe(&password) }
-        return try deriveKey(password: password, salt: salt, byteCount: byteCount).bytes
+        return try deriveKey(password: password, salt: salt, byteCount: byteCount)
     }
 
     /// scrypt of `password` and `salt` into `byteCount` bytes.
