@@ -20,6 +20,10 @@ event Approval:
     value: uint256
 
 
+# What wallets read at sync to show amounts (2.50 TUSD); optional in ERC-20, so not in IERC20.
+symbol: public(constant(String[8])) = "TUSD"
+decimals: public(constant(uint8)) = 6
+
 balanceOf: public(HashMap[address, uint256])
 allowance: public(HashMap[address, HashMap[address, uint256]])
 totalSupply: public(uint256)

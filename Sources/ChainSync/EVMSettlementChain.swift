@@ -129,6 +129,10 @@ public struct EVMSettlementChain: SettlementChain {
         }
     }
 
+    public func denomination(ofToken asset: Address) async throws(NodeError) -> Denomination? {
+        try await ask { () throws(EVMError) in try await rpc.tokenDenomination(asset) }
+    }
+
     public func consumed(
         vault: Address, coins: [CoinID]
     ) async throws(NodeError) -> [CoinID: Bytes32] {

@@ -48,14 +48,18 @@ public enum APIRouter {
     }
 
     static func status(_ node: NodeAPIContext) async throws -> StatusView {
-        let (home, wallets) = try answering { () throws(NodeError) in try node.homeAndAll() }
+        let (home, wallets, units) = try answering { () throws(NodeError) in
+            let (home, wallets) = try node.homeAndAll()
+            return (home, wallets, try node.denominations(home))
+        }
         let now = node.clock.now()
         let startedAt = node.state.startedAt
         return StatusView(
             address: home.address.checksummed, home: DomainView(home.domain),
             domains: wallets.map { DomainView($0.domain) }, startedAt: startedAt,
             uptimeSeconds: NodeState.elapsed(from: startedAt, to: now), sync: await node.state.sync,
-            services: await node.state.services)
+            services: await node.state.services,
+            charge: UnitView(asset: .zero, units.nativeCoin))
     }
 
     static func balance(_ node: NodeAPIContext) throws -> BalanceView {
@@ -66,10 +70,11 @@ public enum APIRouter {
                 address: home.address.checksummed,
                 domains: try wallets.map { wallet throws(NodeError) in
                     let balances = try wallet.balances(now: now)
+                    let units = try node.denominations(wallet)
                     return DomainBalanceView(
                         chainId: wallet.domain.chainID, vault: wallet.domain.vault.checksummed,
                         assets: balances.keys.sorted().map {
-                            AssetBalanceView(asset: $0, balances[$0]!)
+                            AssetBalanceView(asset: $0, balances[$0]!, units[$0])
                         })
                 })
         }
@@ -80,11 +85,12 @@ public enum APIRouter {
             var incoming: [IncomingPaymentView] = []
             var outgoing: [OutgoingPaymentView] = []
             for wallet in try node.wallets() {
+                let units = try node.denominations(wallet)
                 incoming += try wallet.incomingPayments().map {
-                    IncomingPaymentView($0, domain: wallet.domain)
+                    IncomingPaymentView($0, domain: wallet.domain, units: units)
                 }
                 outgoing += try wallet.outgoingPayments().map {
-                    OutgoingPaymentView($0, domain: wallet.domain)
+                    OutgoingPaymentView($0, domain: wallet.domain, units: units)
                 }
             }
             return PaymentsView(
@@ -116,13 +122,15 @@ public enum APIRouter {
             throw APIFailure.badRequest(
                 "expiresIn must be 1…\(Wallet.longestRequestLifetime) seconds")
         }
-        let request = try answering { () throws(NodeError) in
-            try node.home().issueRequest(
+        let (request, units) = try answering { () throws(NodeError) in
+            let home = try node.home()
+            let request = try home.issueRequest(
                 amount: amount, asset: asset, memo: body.memo ?? "", lifetime: lifetime,
                 sessionKey: node.offers.sessionKey, now: node.clock.now())
+            return (request, try node.denominations(home))
         }
         node.offers.issued(request)
-        return RequestView(request, state: "waiting", payment: nil)
+        return RequestView(request, state: "waiting", payment: nil, units: units)
     }
 
     /// A request this node issued, with the home wallet that holds it: 400 for an id that is
@@ -149,9 +157,11 @@ public enum APIRouter {
             let payment = try home.incomingPayment(request.id)
             let state =
                 payment != nil ? "paid" : node.clock.now() >= request.expiry ? "expired" : "waiting"
+            let units = try node.denominations(home)
             return RequestView(
                 request, state: state,
-                payment: payment.map { IncomingPaymentView($0, domain: home.domain) })
+                payment: payment.map { IncomingPaymentView($0, domain: home.domain, units: units) },
+                units: units)
         }
     }
 

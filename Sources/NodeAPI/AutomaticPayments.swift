@@ -61,16 +61,17 @@ enum AutomaticPaymentRoutes {
             try advance(try context.parameters.require("id"), node) {
                 wallet, id, now throws(NodeError) in
                 try wallet.cancelPayment(id, now: now)
-                return try view(wallet, id)
+                return try view(wallet, id, node)
             }
         }
         api.post("payments/{id}/receipt") { request, context in
             let id = try context.parameters.require("id")
             let bytes = try await request.body.collect(upTo: context.maxUploadSize)
             return try advance(id, node) { wallet, requestID, now throws(NodeError) in
-                view(
-                    try wallet.recordReceipt(Array(buffer: bytes), for: requestID, now: now), wallet
-                )
+                try view(
+                    try wallet.recordReceipt(Array(buffer: bytes), for: requestID, now: now),
+                    wallet,
+                    node)
             }
         }
     }
@@ -112,7 +113,7 @@ enum AutomaticPaymentRoutes {
                     within: payer.limits, now: now)
             }
         }
-        return try answering { () throws(NodeError) in try view(wallet, prepared.requestID) }
+        return try answering { () throws(NodeError) in try view(wallet, prepared.requestID, node) }
     }
 
     typealias Terms = (
@@ -142,16 +143,22 @@ enum AutomaticPaymentRoutes {
             throw APIFailure.badRequest("send request, or to and amount")
         }
         let payee = try APIInput.address(to, field: "address")
-        let asset = try APIInput.asset(body.asset, field: "address")
+        let asset = try APIInput.asset(body.asset)
         return (payee, try APIInput.amount(amountText), asset, body.memo ?? "", nil)
     }
 
-    static func view(_ wallet: Wallet, _ id: Bytes32) throws(NodeError) -> OutgoingPaymentResponse {
-        view(try wallet.outgoingPayment(id), wallet)
+    static func view(
+        _ wallet: Wallet, _ id: Bytes32, _ node: NodeAPIContext
+    ) throws(NodeError) -> OutgoingPaymentResponse {
+        try view(try wallet.outgoingPayment(id), wallet, node)
     }
 
-    static func view(_ record: OutgoingPaymentRecord, _ wallet: Wallet) -> OutgoingPaymentResponse {
-        OutgoingPaymentResponse(payment: OutgoingPaymentView(record, domain: wallet.domain))
+    static func view(
+        _ record: OutgoingPaymentRecord, _ wallet: Wallet, _ node: NodeAPIContext
+    ) throws(NodeError) -> OutgoingPaymentResponse {
+        OutgoingPaymentResponse(
+            payment: OutgoingPaymentView(
+                record, domain: wallet.domain, units: try node.denominations(wallet)))
     }
 
     /// Applies `change` to the home wallet's payment `id` (hex), errors as the API reports them.

@@ -19,11 +19,16 @@ public struct NodeAPIContext: Sendable {
     public let metrics: NodeMetrics
     /// Where the requests it issues go to be offered over the air.
     public let offers: RequestOffers
+    /// How a wallet's amounts read (`NodeHost.denominations(for:)`).
+    public let denominations: @Sendable (Wallet) throws(NodeError) -> Denominations
 
     public init(
         wallets: @escaping @Sendable () throws(NodeError) -> [Wallet], clock: any WallClock,
         state: NodeState, feed: PaymentFeed, token: String, payer: AutomaticPayer? = nil,
         metrics: NodeMetrics = NodeMetrics(), offers: RequestOffers = RequestOffers(),
+        denominations: @escaping @Sendable (Wallet) throws(NodeError) -> Denominations = { _ in
+            Denominations()
+        },
         syncNow: @escaping @Sendable () async -> Void
     ) {
         self.wallets = wallets
@@ -34,6 +39,7 @@ public struct NodeAPIContext: Sendable {
         self.payer = payer
         self.metrics = metrics
         self.offers = offers
+        self.denominations = denominations
         self.syncNow = syncNow
     }
 

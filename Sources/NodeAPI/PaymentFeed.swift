@@ -18,8 +18,16 @@ public actor PaymentFeed {
     /// The last payment row read in each wallet; the first reading only sets them.
     private var rows: [Domain: Int64] = [:]
     private var primed = false
+    /// How a wallet's amounts read, for each payment's `display`.
+    private let denominations: @Sendable (Wallet) throws(NodeError) -> Denominations
 
-    public init() {}
+    public init(
+        denominations: @escaping @Sendable (Wallet) throws(NodeError) -> Denominations = { _ in
+            Denominations()
+        }
+    ) {
+        self.denominations = denominations
+    }
 
     /// A stream of the payments that land from now on; it ends when the caller stops reading.
     func subscribe() -> AsyncStream<FeedEvent> {
@@ -63,9 +71,11 @@ public actor PaymentFeed {
 
     /// The wallet's payments after the last row read, the row moved on.
     private func read(_ wallet: Wallet) throws(NodeError) -> [IncomingPaymentView] {
+        // Read first: a failure must not move the row past payments never announced.
+        let units = try denominations(wallet)
         let (payments, last) = try wallet.incomingPayments(afterRow: rows[wallet.domain] ?? 0)
         rows[wallet.domain] = last
-        return payments.map { IncomingPaymentView($0, domain: wallet.domain) }
+        return payments.map { IncomingPaymentView($0, domain: wallet.domain, units: units) }
     }
 
     /// Polls until cancelled; a failed reading is tried again at the next tick. `landed` hears

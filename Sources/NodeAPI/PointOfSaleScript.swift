@@ -7,10 +7,12 @@ enum PointOfSaleScript {
         "use strict";
         (() => {
           // Amounts: the only place base units become text and back. The API speaks base units
-          // as decimal strings; when it also gives a symbol and decimals, set UNIT from it.
+          // as decimal strings; /api/status says what the page charges in (`charge`: the home
+          // chain's coin, its symbol and decimals when the node knows them), read at connect.
           const UNIT = { symbol: "", decimals: 0 };
 
-          // Base units ("1250000") to what people read ("1,250,000", or "12.50 EUR" with decimals 2).
+          // Base units ("1250000") to what people read ("1,250,000", or "12.50 EUR" with
+          // decimals 2): trailing zeros of the fraction dropped, two digits kept (as the CLI).
           function formatAmount(baseUnits) {
             let digits = String(baseUnits).replace(/^0+(?=\d)/, "");
             let fraction = "";
@@ -18,6 +20,8 @@ enum PointOfSaleScript {
               digits = digits.padStart(UNIT.decimals + 1, "0");
               fraction = digits.slice(-UNIT.decimals);
               digits = digits.slice(0, -UNIT.decimals);
+              const kept = Math.max(Math.min(UNIT.decimals, 2), fraction.replace(/0+$/, "").length);
+              fraction = fraction.slice(0, kept);
             }
             const whole = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
             const text = fraction ? whole + "." + fraction : whole;
@@ -112,12 +116,20 @@ enum PointOfSaleScript {
           }
 
           // Checks the token once, then follows the node's events and opens the keypad.
+          // The charge unit from /api/status; base units while the node knows no symbol.
+          function setUnit(charge) {
+            const known = charge && typeof charge.symbol === "string" && Number.isInteger(charge.decimals);
+            UNIT.symbol = known ? charge.symbol : "";
+            UNIT.decimals = known ? Math.min(Math.max(charge.decimals, 0), 36) : 0;
+          }
+
           async function connect() {
             show("start");
             $("start-message").textContent = "Connecting to the node…";
             for (;;) {
               try {
-                await apiJSON("GET", "/api/status");
+                const status = await apiJSON("GET", "/api/status");
+                setUnit(status.charge);
                 break;
               } catch (error) {
                 if (error.status === 401) return askForToken(true);

@@ -5,7 +5,21 @@ import Tender
 import WalletStore
 
 // What the API answers, as JSON. Amounts are strings of base units (they can pass 2^53, where
-// JavaScript numbers stop being exact); addresses are checksummed; times are Unix seconds.
+// JavaScript numbers stop being exact), with `display` beside them as people read them
+// ("2.50 USDC"); addresses are checksummed; times are Unix seconds.
+
+/// An asset's symbol and decimals; both absent while they are not known (base units).
+struct UnitView: Codable, Equatable, Sendable {
+    let asset: String
+    let symbol: String?
+    let decimals: Int?
+
+    init(asset: Address, _ denomination: Denomination) {
+        self.asset = asset.checksummed
+        symbol = denomination.symbol
+        decimals = denomination.isKnown ? denomination.decimals : nil
+    }
+}
 
 struct DomainView: Codable, Equatable {
     let chainId: UInt64
@@ -25,6 +39,8 @@ struct StatusView: ResponseEncodable, Codable {
     let uptimeSeconds: UInt64
     let sync: NodeState.SyncStatus
     let services: [String: String]
+    /// What the point-of-sale page charges in: the home chain's own coin.
+    let charge: UnitView
 }
 
 struct AssetBalanceView: Codable, Equatable {
@@ -35,9 +51,13 @@ struct AssetBalanceView: Codable, Equatable {
     let pending: String
     let inDoubt: String
     let receivedUnsettled: String
+    let symbol: String?
+    let decimals: Int?
 
-    init(asset: Address, _ balance: Balance) {
+    init(asset: Address, _ balance: Balance, _ denomination: Denomination = .baseUnits) {
         self.asset = asset.checksummed
+        symbol = denomination.symbol
+        decimals = denomination.isKnown ? denomination.decimals : nil
         spendable = String(balance.spendable)
         expiring = String(balance.expiring)
         expired = String(balance.expired)
@@ -65,10 +85,12 @@ struct IncomingPaymentView: Codable, Equatable, Sendable {
     let payer: String?
     let amount: String
     let asset: String
+    let display: String?
     let memo: String
     let receivedAt: UInt64
 
-    init(_ record: IncomingPaymentRecord, domain: Domain) {
+    init(_ record: IncomingPaymentRecord, domain: Domain, units: Denominations? = nil) {
+        display = units?.format(record.amount, of: record.asset)
         requestId = record.requestID.hex
         chainId = domain.chainID
         vault = domain.vault.checksummed
@@ -87,12 +109,14 @@ struct OutgoingPaymentView: Codable {
     let payee: String
     let amount: String
     let asset: String
+    let display: String?
     let memo: String
     let state: String
     let createdAt: UInt64
     let updatedAt: UInt64
 
-    init(_ record: OutgoingPaymentRecord, domain: Domain) {
+    init(_ record: OutgoingPaymentRecord, domain: Domain, units: Denominations? = nil) {
+        display = units?.format(record.amount, of: record.asset)
         requestId = record.requestID.hex
         chainId = domain.chainID
         vault = domain.vault.checksummed
@@ -129,13 +153,18 @@ struct RequestView: ResponseEncodable, Codable {
     let uri: String
     let amount: String
     let asset: String
+    let display: String
     let memo: String
     let expiry: UInt64
     /// waiting, paid or expired.
     let state: String
     let payment: IncomingPaymentView?
 
-    init(_ request: PaymentRequest, state: String, payment: IncomingPaymentView?) {
+    init(
+        _ request: PaymentRequest, state: String, payment: IncomingPaymentView?,
+        units: Denominations
+    ) {
+        display = units.format(request.amount, of: request.asset)
         requestId = request.id.hex
         uri = TenderURI.encode(request)
         amount = String(request.amount)

@@ -12,6 +12,8 @@ import Tender
 ///     rpc = ["http://127.0.0.1:8545"]
 ///     confirmations = 2
 ///     rate-limit = 20.0
+///     native-symbol = "ETH"      # the chain's own coin, as amounts show it
+///     native-decimals = 18
 ///
 /// A missing file is an empty registry. Written whole and atomically.
 public enum ChainRegistryFile {
@@ -25,10 +27,14 @@ public enum ChainRegistryFile {
         var rpc: [String]
         var confirmations: Int64?
         var rateLimit: Double?
+        var nativeSymbol: String?
+        var nativeDecimals: Int64?
 
         enum CodingKeys: String, CodingKey {
             case id, vault, rpc, confirmations
             case rateLimit = "rate-limit"
+            case nativeSymbol = "native-symbol"
+            case nativeDecimals = "native-decimals"
         }
     }
 
@@ -56,6 +62,16 @@ public enum ChainRegistryFile {
             guard (entry.confirmations ?? 1) >= 1 else {
                 throw NodeError(.usage("\(place): confirmations must be at least 1"))
             }
+            if entry.nativeDecimals != nil && entry.nativeSymbol == nil {
+                throw NodeError(.usage("\(place): native-decimals goes with native-symbol"))
+            }
+            var nativeCoin: Denomination?
+            if let symbol = entry.nativeSymbol {
+                do {
+                    nativeCoin = try Denomination(
+                        symbol: symbol, decimals: Int(clamping: entry.nativeDecimals ?? 18))
+                } catch { throw NodeError(.usage("\(place): native coin: \(error)")) }
+            }
             entries.append(
                 try named(name) { () throws(NodeError) in
                     try ChainEntry(
@@ -63,7 +79,7 @@ public enum ChainRegistryFile {
                         endpoints: entry.rpc,
                         confirmations: entry.confirmations.map(UInt64.init)
                             ?? ChainEntry.defaultConfirmations,
-                        rateLimit: entry.rateLimit)
+                        rateLimit: entry.rateLimit, nativeCoin: nativeCoin)
                 })
         }
         return try named(name) { () throws(NodeError) in try ChainRegistry(entries) }
@@ -84,6 +100,9 @@ public enum ChainRegistryFile {
             text += "rpc = [\(entry.endpoints.map(quoted).joined(separator: ", "))]\n"
             text += "confirmations = \(entry.confirmations)\n"
             if let rate = entry.rateLimit { text += "rate-limit = \(rate)\n" }
+            if let coin = entry.nativeCoin, let symbol = coin.symbol {
+                text += "native-symbol = \(quoted(symbol))\nnative-decimals = \(coin.decimals)\n"
+            }
         }
         return text
     }

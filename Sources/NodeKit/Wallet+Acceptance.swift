@@ -33,6 +33,17 @@ extension Wallet {
         try storing { try store.saveCollateral(snapshot) }
     }
 
+    /// The tokens whose symbol and decimals sync read from their contracts.
+    public func tokenDenominations() throws(NodeError) -> [Address: Denomination] {
+        try storing { try store.denominations() }
+    }
+
+    public func saveDenomination(
+        _ denomination: Denomination, of asset: Address, readAt: UInt64
+    ) throws(NodeError) {
+        try storing { try store.saveDenomination(denomination, of: asset, readAt: readAt) }
+    }
+
     /// Issuers whose double spends this wallet keeps evidence of: the vault will be asked to
     /// pay their coins, so the evidence is worth something there.
     func issuersOfInterest(_ policy: IssuerPolicy) -> Set<Address> {

@@ -249,6 +249,18 @@ enum Schema {
                     CREATE INDEX spending_by_asset ON spending(asset, spent_at);
                     """)
         }
+        migrator.registerMigration("v10: asset denominations") { db in
+            // A token's symbol and decimals as its contract answered at sync (Denomination).
+            try db.execute(
+                sql: """
+                    CREATE TABLE assets (
+                        asset BLOB PRIMARY KEY,
+                        symbol TEXT NOT NULL,
+                        decimals INTEGER NOT NULL,
+                        read_at INTEGER NOT NULL
+                    ) STRICT;
+                    """)
+        }
         return migrator
     }
 }

@@ -43,7 +43,7 @@ struct BalanceCommand: ParsableCommand {
                         "\(index == 0 ? "Home: c" : "C")hain \(wallet.domain.chainID), vault \(wallet.domain.vault)"
                     )
                 }
-                Self.show(balances)
+                Self.show(balances, try global.host.denominations(for: wallet))
             }
         }
     }
@@ -60,22 +60,36 @@ struct BalanceCommand: ParsableCommand {
         }
     }
 
-    static func show(_ balances: [Address: Balance]) {
+    /// Amounts as people read them (`2.50 USDC`), right-aligned per asset.
+    static func show(_ balances: [Address: Balance], _ denominations: Denominations) {
         let assets = balances.keys.sorted()
         if assets.isEmpty { Swift.print("No coins yet.") }
         for asset in assets {
             let balance = balances[asset]!
-            Swift.print(asset == .zero ? "Asset: native coin" : "Asset: \(asset)")
-            Swift.print("  spendable           \(balance.spendable)")
+            let denomination = denominations[asset]
+            Swift.print(
+                asset == .zero
+                    ? "Asset: native coin\(denomination.symbol.map { " (\($0))" } ?? "")"
+                    : "Asset: \(denomination.symbol.map { "\($0), " } ?? "")\(asset)")
+            var rows: [(String, Amount, String)] = [("spendable", balance.spendable, "")]
             if balance.expiring > 0 {
-                Swift.print(
-                    "  expiring            \(balance.expiring)  (too close to expiry to pay with; settle it)"
+                rows.append(
+                    ("expiring", balance.expiring, "  (too close to expiry to pay with; settle it)")
                 )
             }
-            if balance.expired > 0 { Swift.print("  expired             \(balance.expired)") }
-            Swift.print("  pending             \(balance.pending)")
-            Swift.print("  in doubt            \(balance.inDoubt)")
-            Swift.print("  received, unsettled \(balance.receivedUnsettled)")
+            if balance.expired > 0 { rows.append(("expired", balance.expired, "")) }
+            rows += [
+                ("pending", balance.pending, ""), ("in doubt", balance.inDoubt, ""),
+                ("received, unsettled", balance.receivedUnsettled, ""),
+            ]
+            let numbers = rows.map { denomination.number($0.1) }
+            let width = numbers.map(\.count).max() ?? 0
+            let unit = denomination.symbol ?? "base units"
+            for (row, number) in zip(rows, numbers) {
+                let label = row.0.padding(toLength: 19, withPad: " ", startingAt: 0)
+                let padded = String(repeating: " ", count: width - number.count) + number
+                Swift.print("  \(label) \(padded) \(unit)\(row.2)")
+            }
         }
     }
 }

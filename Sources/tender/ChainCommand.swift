@@ -28,15 +28,35 @@ struct ChainAddCommand: ParsableCommand {
     var confirmations: UInt64 = ChainEntry.defaultConfirmations
     @Option(name: .customLong("rate-limit"), help: "Requests per second to each endpoint.")
     var rateLimit: Double?
+    @Option(
+        name: .customLong("native-symbol"),
+        help:
+            "The symbol of the chain's own coin, as amounts show it (known chains: ETH, POL, …; a development chain's coin has none until given)."
+    )
+    var nativeSymbol: String?
+    @Option(
+        name: .customLong("native-decimals"),
+        help: "The decimals of the chain's own coin (with --native-symbol; default 18).")
+    var nativeDecimals: Int?
 
     func run() throws {
         try guarded {
             guard chainID > 0, chainID <= UInt64(Int64.max) else {
                 throw ValidationError("--id must be a chain id from 1 to 2^63 - 1")
             }
+            if nativeDecimals != nil && nativeSymbol == nil {
+                throw ValidationError("--native-decimals goes with --native-symbol")
+            }
+            let nativeCoin = try nativeSymbol.map { symbol in
+                do { return try Denomination(symbol: symbol, decimals: nativeDecimals ?? 18) } catch
+                {
+                    throw ValidationError("--native-symbol/--native-decimals: \(error)")
+                }
+            }
             let entry = try ChainEntry(
                 domain: Domain(chainID: chainID, vault: try parseAddress(vault, option: "--vault")),
-                endpoints: rpc, confirmations: confirmations, rateLimit: rateLimit)
+                endpoints: rpc, confirmations: confirmations, rateLimit: rateLimit,
+                nativeCoin: nativeCoin)
             var registry = try global.host.chainRegistry()
             let replaced = registry.add(entry)
             try global.host.saveChainRegistry(registry)
@@ -72,8 +92,9 @@ struct ChainListCommand: ParsableCommand {
             if registry.entries.isEmpty { print("No chains listed (tender chain add).") }
             for entry in registry.entries {
                 let rate = entry.rateLimit.map { ", at most \($0) requests/s" } ?? ""
+                let coin = entry.nativeCoin.map { "; its coin \($0)" } ?? ""
                 print(
-                    "Chain \(entry.domain.chainID), vault \(entry.domain.vault): \(entry.endpoints.joined(separator: ", ")); \(entry.confirmations) confirmations\(rate)"
+                    "Chain \(entry.domain.chainID), vault \(entry.domain.vault): \(entry.endpoints.joined(separator: ", ")); \(entry.confirmations) confirmations\(rate)\(coin)"
                 )
             }
         }
@@ -113,5 +134,8 @@ private func describe(_ entry: ChainEntry) -> [String: Any] {
         "rpc": entry.endpoints, "confirmations": entry.confirmations,
     ]
     item["rateLimit"] = entry.rateLimit
+    if let coin = entry.nativeCoin {
+        item["nativeCoin"] = ["symbol": coin.symbol ?? "", "decimals": coin.decimals]
+    }
     return item
 }

@@ -13,6 +13,7 @@ struct HistoryCommand: ParsableCommand {
     func run() throws {
         try guarded {
             let wallet = try global.openWallet()
+            let units = try global.host.denominations(for: wallet)
             var entries: [(time: UInt64, json: [String: Any], text: String)] = []
             for payment in try wallet.outgoingPayments() {
                 let memo = payment.memo.isEmpty ? "" : "  \"\(terminalSafe(payment.memo))\""
@@ -26,7 +27,7 @@ struct HistoryCommand: ParsableCommand {
                             "asset": payment.asset.checksummed, "memo": payment.memo,
                             "state": payment.state.rawValue, "time": payment.createdAt,
                         ],
-                        "\(UTCTime.format(payment.createdAt))  out  \(payment.amount)  to \(payment.payee)\(memo)  \(payment.state.rawValue)  \(payment.requestID.hex)"
+                        "\(UTCTime.format(payment.createdAt))  out  \(units.format(payment.amount, of: payment.asset))  to \(payment.payee)\(memo)  \(payment.state.rawValue)  \(payment.requestID.hex)"
                     ))
             }
             for payment in try wallet.incomingPayments() {
@@ -41,7 +42,7 @@ struct HistoryCommand: ParsableCommand {
                 entries.append(
                     (
                         payment.receivedAt, json,
-                        "\(UTCTime.format(payment.receivedAt))  in   \(payment.amount)\(from)\(memo)  received  \(payment.requestID.hex)"
+                        "\(UTCTime.format(payment.receivedAt))  in   \(units.format(payment.amount, of: payment.asset))\(from)\(memo)  received  \(payment.requestID.hex)"
                     ))
             }
             // Within one second, receiving comes first: money is received before it is spent.

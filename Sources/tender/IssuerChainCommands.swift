@@ -20,7 +20,12 @@ struct IssuerDepositCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var chain: ChainOptions
     @OptionGroup var output: OutputOptions
-    @Option(parsing: .unconditional, help: "Amount, in the asset's base unit.") var amount: String
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Amount, as people read it (2.50), or in base units when the asset's decimals are not known."
+    )
+    var amount: String
     @Option(help: "Asset (token contract; the zero address is the native coin).")
     var asset: String = Address.zero.checksummed
     @OptionGroup var vault: VaultOption
@@ -35,20 +40,24 @@ struct IssuerDepositCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await guarded {
-            let depositAmount = try parseAmount(amount)
             let assetAddress = try parseAddress(asset, option: "--asset")
             let vaultAddress = try vault.address(global)
             let key = try global.keys.issuerKey()
+            let (host, amount) = (global.host, amount)
             try await chain.connect { rpc, chainID in
+                let units = try await issuerDenomination(
+                    of: assetAddress, chainID: chainID, host: host, rpc: rpc)
                 try await deposit(
-                    depositAmount, of: assetAddress, into: vaultAddress, key: key, rpc: rpc,
+                    try units.positive(amount), units: units, of: assetAddress, into: vaultAddress,
+                    key: key, rpc: rpc,
                     chainID: chainID)
             }
         }
     }
 
     private func deposit(
-        _ depositAmount: Amount, of assetAddress: Address, into vaultAddress: Address,
+        _ depositAmount: Amount, units: Denomination, of assetAddress: Address,
+        into vaultAddress: Address,
         key: PrivateKey, rpc: EthereumRPC, chainID: UInt64
     ) async throws {
         try await requireCode(at: vaultAddress, rpc)
@@ -80,7 +89,7 @@ struct IssuerDepositCommand: AsyncParsableCommand {
             ])
         } else {
             print(
-                "Deposited \(depositAmount) (asset \(assetAddress)) into vault \(vaultAddress): issuer \(issuer.address) now has \(total), \(lockText(lock))"
+                "Deposited \(units.format(depositAmount)) (asset \(assetAddress)) into vault \(vaultAddress): issuer \(issuer.address) now has \(units.format(Amount(exactly: total) ?? .max)), \(lockText(lock))"
             )
         }
     }
@@ -99,6 +108,7 @@ struct IssuerStatusCommand: AsyncParsableCommand {
         try await guarded {
             let issuer = try global.keys.address(ofKeyAt: global.directory.issuerKey)
             let vaultAddress = try vault.address(global)
+            let host = global.host
             try await chain.connect { rpc, chainID in
                 try await requireCode(at: vaultAddress, rpc)
                 let read = try await rpc.vaultCollateral(vaultAddress)
@@ -120,7 +130,13 @@ struct IssuerStatusCommand: AsyncParsableCommand {
                     "Issuer \(issuer) in vault \(vaultAddress) (chain \(chainID), block \(read.block)): \(lockText(lock))"
                 )
                 if mine.isEmpty { print("  no collateral: `tender issuer deposit --amount N`") }
-                for entry in mine { print("  asset \(entry.asset): \(entry.amount)") }
+                for entry in mine {
+                    let units = try await issuerDenomination(
+                        of: entry.asset, chainID: chainID, host: host, rpc: rpc)
+                    print(
+                        "  asset \(entry.asset): \(units.format(Amount(exactly: entry.amount) ?? .max))"
+                    )
+                }
             }
         }
     }

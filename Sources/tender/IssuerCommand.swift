@@ -68,7 +68,11 @@ struct IssuerIssueCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     @Option(help: "Recipient address.") var to: String
-    @Option(parsing: .unconditional, help: "Amount of each note, in the asset's base unit.")
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Amount of each note, as people read it (2.50), or in base units when the asset's decimals are not known."
+    )
     var amount: String
     @Option(help: "Number of notes.") var count = 1
     @Option(help: "Asset (token contract; the zero address is the native coin).")
@@ -96,7 +100,6 @@ struct IssuerIssueCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             let recipient = try parseAddress(to, option: "--to")
-            let noteAmount = try parseAmount(amount)
             let assetAddress = try parseAddress(asset, option: "--asset")
             // The notes are for the recipient's chain and vault: this data directory's own, or
             // the embedded defaults (a bare issuer folder has no wallet).
@@ -105,9 +108,20 @@ struct IssuerIssueCommand: AsyncParsableCommand {
                 chainID: chainID ?? walletDomain?.chainID ?? NodeDefaults.chainID,
                 vault: try vault.map { try parseAddress($0, option: "--vault") }
                     ?? walletDomain?.vault ?? NodeDefaults.vault)
+            // A token's decimals come from its contract: only with a chain at hand (--rpc).
+            var units = try await issuerDenomination(
+                of: assetAddress, chainID: domain.chainID, host: global.host)
             let issuer = Issuer(key: try global.keys.issuerKey(), domain: domain)
             var generator = SystemRandomNumberGenerator()
             let now = global.clock.now()
+            if let rpc {
+                let host = global.host
+                units = try await withChain(rpc) { chain, _ in
+                    try await issuerDenomination(
+                        of: assetAddress, chainID: domain.chainID, host: host, rpc: chain)
+                }
+            }
+            let noteAmount = try units.positive(amount)
             if let rpc {
                 let (total, overflow) = noteAmount.multipliedReportingOverflow(
                     by: Amount(clamping: count))
@@ -136,7 +150,9 @@ struct IssuerIssueCommand: AsyncParsableCommand {
                     "requestId": payment.requestID.hex,
                 ])
             } else {
-                print("Issued \(count) note(s) of \(noteAmount) to \(recipient): \(out)")
+                print(
+                    "Issued \(count) note(s) of \(units.format(noteAmount)) to \(recipient): \(out)"
+                )
             }
         }
     }

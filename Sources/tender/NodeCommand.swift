@@ -73,7 +73,10 @@ struct NodeCommand: AsyncParsableCommand {
     ) async throws {
         let clock = host.clock
         let state = NodeState(startedAt: clock.now())
-        let feed = PaymentFeed()
+        let denominations: @Sendable (Wallet) throws(NodeError) -> Denominations = {
+            wallet throws(NodeError) in try host.denominations(for: wallet)
+        }
+        let feed = PaymentFeed(denominations: denominations)
         let metrics = NodeMetrics()
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         let current: @Sendable () throws(NodeError) -> [Wallet] = {
@@ -140,7 +143,7 @@ struct NodeCommand: AsyncParsableCommand {
             state: state, feed: feed, token: token,
             payer: settings.limits.isEmpty
                 ? nil : key.map { AutomaticPayer(key: $0, limits: settings.limits) },
-            metrics: metrics, offers: offers,
+            metrics: metrics, offers: offers, denominations: denominations,
             syncNow: { [loop] in await loop?.passNow() })
         let address: BindAddress
         switch settings.listen {

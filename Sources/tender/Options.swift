@@ -109,14 +109,6 @@ enum Failure {
     }
 }
 
-/// Parses decimal amounts up to 2^128 - 1.
-func parseAmount(_ text: String, option: String = "--amount") throws -> Amount {
-    guard let amount = Amount(text), amount > 0 else {
-        throw ValidationError("\(option) must be a positive integer below 2^128, got '\(text)'")
-    }
-    return amount
-}
-
 func parseAddress(_ text: String, option: String) throws -> Address {
     do { return try Address(text) } catch { throw ValidationError("\(option): \(error)") }
 }

@@ -101,13 +101,12 @@ struct PayCommand: AsyncParsableCommand {
                 "--memo is \(memo.utf8.count) bytes; at most \(PaymentRequest.maxMemoBytes)")
         }
         if let to { _ = try parseAddress(to, option: "--to") }
-        if let amount { _ = try parseAmount(amount) }
         if let asset { _ = try parseAddress(asset, option: "--asset") }
     }
 
     /// Terms from a scanned code, overridden by nothing: a request fixes them.
     private func terms(
-        now: UInt64, domain: Domain, scannedCode: String? = nil
+        now: UInt64, domain: Domain, units: Denominations, scannedCode: String? = nil
     ) throws -> (
         payee: Address, amount: Amount, asset: Address, id: Bytes32?, memo: String,
         request: PaymentRequest?
@@ -116,9 +115,9 @@ struct PayCommand: AsyncParsableCommand {
             guard let to, let amount else {
                 throw ValidationError("give --to and --amount, or --request")
             }
+            let asset = try parseAddress(asset ?? NodeDefaults.asset.checksummed, option: "--asset")
             return (
-                try parseAddress(to, option: "--to"), try parseAmount(amount),
-                try parseAddress(asset ?? NodeDefaults.asset.checksummed, option: "--asset"),
+                try parseAddress(to, option: "--to"), try units.parse(amount, of: asset), asset,
                 try requestID.map { try parseRequestID($0, option: "--request-id") }, memo, nil
             )
         }
@@ -145,7 +144,9 @@ struct PayCommand: AsyncParsableCommand {
                     .rejected(ProtocolError(.wrongDomain(expected: domain, actual: payee.domain))))
             }
             guard let amount else { throw ValidationError("a pay-me code needs --amount") }
-            return (payee.payee, try parseAmount(amount), payee.asset, nil, memo, nil)
+            return (
+                payee.payee, try units.parse(amount, of: payee.asset), payee.asset, nil, memo, nil
+            )
         }
     }
 
@@ -154,7 +155,8 @@ struct PayCommand: AsyncParsableCommand {
         try await guarded {
             let wallet = try global.openWallet()
             let now = global.clock.now()
-            let terms = try terms(now: now, domain: wallet.domain)
+            let units = try global.host.denominations(for: wallet)
+            let terms = try terms(now: now, domain: wallet.domain, units: units)
             var generator = SystemRandomNumberGenerator()
             let order = PaymentExchange.Order(
                 payee: terms.payee, amount: terms.amount, asset: terms.asset, memo: terms.memo,
@@ -184,7 +186,9 @@ struct PayCommand: AsyncParsableCommand {
                 result["file"] = out
                 try printJSON(result)
             } else {
-                print("Paid \(record.amount) to \(record.payee)\(out.map { ": \($0)" } ?? "")")
+                print(
+                    "Paid \(units.format(record.amount, of: record.asset)) to \(record.payee)\(out.map { ": \($0)" } ?? "")"
+                )
                 print(
                     record.state == .spent
                         ? "Request \(record.requestID.hex): receipt recorded, payment spent."
@@ -198,16 +202,20 @@ struct PayCommand: AsyncParsableCommand {
         try await guarded {
             let wallet = try global.openWallet()
             let code = try request ?? scannedRequestCode()
+            let units = try global.host.denominations(for: wallet)
             let scanned =
                 code == nil
-                ? nil : try terms(now: global.clock.now(), domain: wallet.domain, scannedCode: code)
+                ? nil
+                : try terms(
+                    now: global.clock.now(), domain: wallet.domain, units: units, scannedCode: code)
             let payment = BluetoothPayment(
                 wallet: wallet, clock: global.clock, adapterName: adapter, scanSeconds: scanSeconds,
                 payee: try to.map { try parseAddress($0, option: "--to") } ?? scanned?.payee,
-                amount: try amount.map { try parseAmount($0) }, request: scanned?.request,
-                channel: channel, quiet: output.json)
+                amount: try amount.map { try units.parse($0, of: .zero) },
+                request: scanned?.request,
+                channel: channel, units: units, quiet: output.json)
             let result = try await payment.run(key: try global.keys.walletKey())
-            try result.report(json: output.json)
+            try result.report(json: output.json, units: units)
         }
     }
 

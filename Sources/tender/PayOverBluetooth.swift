@@ -23,6 +23,8 @@ struct BluetoothPayment {
     /// The payee's scanned request (--request or --camera): IK when it has a session key.
     let request: PaymentRequest?
     let channel: BluetoothChannelChoice
+    /// How amounts read in what it says.
+    let units: Denominations
     let quiet: Bool
 
     func progress(_ text: String) { if !quiet { say(text) } }
@@ -109,7 +111,9 @@ struct BluetoothPayment {
             ) { event in
                 switch event {
                 case .prepared:
-                    progress("payment prepared: \(terms.amount) to \(terms.payee)")
+                    progress(
+                        "payment prepared: \(units.format(terms.amount, of: terms.asset)) to \(terms.payee)"
+                    )
                     CrashPoint.payPrepared.hit()
                 case .handedOver: CrashPoint.payHandedOver.hit()
                 case .sent: progress("sent")
@@ -147,7 +151,7 @@ struct BluetoothPayment {
         _ exchange: PaymentExchange
     ) async throws -> Settled {
         progress(
-            "an earlier payment of \(earlier.amount) to this payee is \(earlier.state.rawValue) (request \(earlier.requestID.hex)): sending it again"
+            "an earlier payment of \(units.format(earlier.amount, of: earlier.asset)) to this payee is \(earlier.state.rawValue) (request \(earlier.requestID.hex)): sending it again"
         )
         do throws(NodeError) {
             let record = try await exchange.resend(
@@ -256,7 +260,9 @@ struct BluetoothPayment {
         importEvidence(hello.evidence)
         if let amount, amount != request.amount {
             throw NodeError(
-                .usage("the payee asks for \(request.amount), not \(amount): nothing was paid"))
+                .usage(
+                    "the payee asks for \(units.format(request.amount, of: request.asset)), not \(units.format(amount, of: request.asset)): nothing was paid"
+                ))
         }
         if let payee, payee != request.payee {
             throw NodeError(.usage("the payee nearby is \(request.payee), not \(payee)"))
@@ -277,7 +283,7 @@ struct BluetoothPayment {
 }
 
 extension BluetoothPayment.Result {
-    func report(json: Bool) throws {
+    func report(json: Bool, units: Denominations) throws {
         if json {
             var fields: [String: Any] = [
                 "settled": settled.map(\.json),
@@ -295,19 +301,20 @@ extension BluetoothPayment.Result {
             switch earlier {
             case .receipt(let record):
                 print(
-                    "Earlier payment of \(record.amount) to \(record.payee) (request \(record.requestID.hex)): receipt recorded."
+                    "Earlier payment of \(units.format(record.amount, of: record.asset)) to \(record.payee) (request \(record.requestID.hex)): receipt recorded."
                 )
             case .refused(let record, let error):
                 print(
-                    "Earlier payment of \(record.amount) to \(record.payee) (request \(record.requestID.hex)): refused by the payee: \(error)"
+                    "Earlier payment of \(units.format(record.amount, of: record.asset)) to \(record.payee) (request \(record.requestID.hex)): refused by the payee: \(error)"
                 )
             }
         }
         if let paid {
+            let amount = units.format(paid.amount, of: paid.asset)
             print(
                 paid.state == .spent
-                    ? "Paid \(paid.amount) to \(paid.payee): receipt recorded."
-                    : "Paid \(paid.amount) to \(paid.payee): no receipt yet (pending).")
+                    ? "Paid \(amount) to \(paid.payee): receipt recorded."
+                    : "Paid \(amount) to \(paid.payee): no receipt yet (pending).")
         } else {
             print(
                 "Nothing new paid: an earlier payment to this payee had landed. Run again to pay its current request."

@@ -23,7 +23,8 @@ struct ListPaymentsCommand: ParsableCommand {
 
     func run() throws {
         try guarded {
-            let payments = try global.openWallet().outgoingPayments()
+            let wallet = try global.openWallet()
+            let payments = try wallet.outgoingPayments()
             if output.json {
                 try printJSON([
                     "payments": payments.map { payment -> [String: Any] in
@@ -39,10 +40,11 @@ struct ListPaymentsCommand: ParsableCommand {
                 return
             }
             if payments.isEmpty { print("No outgoing payments.") }
+            let units = try global.host.denominations(for: wallet)
             for payment in payments {
                 let memo = payment.memo.isEmpty ? "" : "  \"\(terminalSafe(payment.memo))\""
                 print(
-                    "\(payment.requestID.hex)  \(payment.state.rawValue)  \(payment.amount) to \(payment.payee)\(memo)  \(UTCTime.format(payment.createdAt))"
+                    "\(payment.requestID.hex)  \(payment.state.rawValue)  \(units.format(payment.amount, of: payment.asset)) to \(payment.payee)\(memo)  \(UTCTime.format(payment.createdAt))"
                 )
             }
         }

@@ -64,7 +64,8 @@ struct PeersCommand: AsyncParsableCommand {
         if let tag = peer.manufacturerData[TenderGATT.tagCompany],
             let read = TenderGATT.readTag(tag)
         {
-            if let amount = read.amount { parts.append("amount \(amount)") }
+            // The tag carries no asset: the amount is shown as sent, in base units.
+            if let amount = read.amount { parts.append("amount \(amount) base units") }
             parts.append("request \(read.idPrefix.map { String(format: "%02x", $0) }.joined())…")
         }
         return parts.joined(separator: "  ")

@@ -40,7 +40,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             guard let amount = bluetooth.amount else {
                 throw ValidationError("--ble needs --amount")
             }
-            _ = try parseAmount(amount)
+            guard !amount.isEmpty else { throw ValidationError("--amount is empty") }
             try checkRequestLifetime(bluetooth.expiresIn)
             guard bluetooth.memo.utf8.count <= PaymentRequest.maxMemoBytes else {
                 throw ValidationError("--memo is longer than \(PaymentRequest.maxMemoBytes) bytes")
@@ -112,8 +112,10 @@ struct ReceiveCommand: AsyncParsableCommand {
                 try printJSON(result)
             } else {
                 let again = received.repeated ? " (already accepted; same receipt)" : ""
+                let amount = try global.host.denominations(for: wallet).format(
+                    received.amount, of: received.asset)
                 print(
-                    "Received \(received.amount) in \(received.credited.count) coin(s) from \(received.payer)\(again)"
+                    "Received \(amount) in \(received.credited.count) coin(s) from \(received.payer)\(again)"
                 )
                 if !received.memo.isEmpty { print("Memo: \(terminalSafe(received.memo))") }
                 if let receiptOut { print("Receipt: \(receiptOut)") }

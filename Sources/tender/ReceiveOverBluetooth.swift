@@ -41,11 +41,12 @@ struct BluetoothReceiver {
 
     func run() async throws {
         let wallet = try global.openWallet()
+        let units = try global.host.denominations(for: wallet)
         let key = try global.keys.walletKey()
         let clock = global.clock
         let staticKey = try sessionKey(raw: try global.directory.loadOrCreateSessionKey())
-        let amount = try parseAmount(options.amount ?? "")
         let asset = try parseAddress(options.asset, option: "--asset")
+        let amount = try units.parse(options.amount ?? "", of: asset)
         let (memo, expiresIn) = (options.memo, options.expiresIn)
         let publicKey = Array(staticKey.publicKey.rawRepresentation)
         let makeRequest = { () throws -> PaymentRequest in
@@ -95,7 +96,7 @@ struct BluetoothReceiver {
         ) { delivery in
             switch delivery {
             case .accepted(let received):
-                report(received)
+                report(received, units: units)
                 guard !once, let next = try? makeRequest() else { return }
                 request = next
                 try? show(next)
@@ -119,7 +120,7 @@ struct BluetoothReceiver {
         say(uri)
     }
 
-    private func report(_ received: Wallet.Received) {
+    private func report(_ received: Wallet.Received, units: Denominations) {
         if json {
             try? printJSON([
                 "requestId": received.requestID.hex, "amount": String(received.amount),
@@ -129,7 +130,7 @@ struct BluetoothReceiver {
         } else {
             let again = received.repeated ? " (already accepted; same receipt sent again)" : ""
             say(
-                "Received \(received.amount) from \(received.payer) (request \(received.requestID.hex))\(again)"
+                "Received \(units.format(received.amount, of: received.asset)) from \(received.payer) (request \(received.requestID.hex))\(again)"
             )
         }
     }

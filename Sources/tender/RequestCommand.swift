@@ -98,16 +98,18 @@ struct RequestCommand: ParsableCommand {
 
     func run() throws {
         try guarded {
-            let value = try parseAmount(amount)
             let wallet = try global.openWallet()
+            let units = try global.host.denominations(for: wallet)
+            let assetAddress = try parseAddress(asset, option: "--asset")
+            let value = try units.parse(amount, of: assetAddress)
             // Stored before it is shown: a payment naming it must then meet its terms.
             let request = try wallet.issueRequest(
-                amount: value, asset: try parseAddress(asset, option: "--asset"), memo: memo,
+                amount: value, asset: assetAddress, memo: memo,
                 lifetime: expiresIn, now: global.clock.now())
             let uri = TenderURI.encode(request)
             let lines =
                 [
-                    "\(value) \(request.asset == .zero ? "(native coin)" : request.asset.checksummed)",
+                    units.format(value, of: request.asset),
                     "to \(wallet.address.checksummed)",
                 ] + (memo.isEmpty ? [] : [memo])
             // With --json on a terminal, stdout is the JSON alone (the URI is in it).

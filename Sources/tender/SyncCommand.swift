@@ -251,6 +251,10 @@ final class SyncLog: Sendable {
         case .expired(let coins): line = "\(coins) coins expired unredeemed"
         case .collateral(let issuers, let block):
             line = "collateral of \(issuers) issuer(s) read at block \(block)"
+        case .denomination(let asset, let denomination):
+            line =
+                denomination.map { "token \(asset) is \($0)" }
+                ?? "token \(asset) has no symbol and decimals: its amounts are shown in base units"
         case .paymentOnChain(let id):
             line = "payment \(id.hex): its transfer is on chain; spent (no receipt needed)"
         case .paymentLapsed(let id, let inputs):

@@ -75,6 +75,7 @@ struct VaultShowCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             let address = try vault.address(global)
+            let host = global.host
             try await chain.connect { rpc, chainID in
                 let read = try await rpc.vaultCollateral(address)
                 let rows = read.entries.sorted { ($0.issuer, $0.asset) < ($1.issuer, $1.asset) }
@@ -94,8 +95,11 @@ struct VaultShowCommand: AsyncParsableCommand {
                 print("Vault \(address) on chain \(chainID), block \(read.block):")
                 if rows.isEmpty { print("  no collateral deposited yet") }
                 for row in rows {
+                    let units = try await issuerDenomination(
+                        of: row.asset, chainID: chainID, host: host, rpc: rpc)
+                    let amount = units.format(Amount(exactly: row.amount) ?? .max)
                     print(
-                        "  issuer \(row.issuer), asset \(row.asset): \(row.amount), \(lockText(read.lockedUntil[row.issuer]))"
+                        "  issuer \(row.issuer), asset \(row.asset): \(amount), \(lockText(read.lockedUntil[row.issuer]))"
                     )
                 }
             }

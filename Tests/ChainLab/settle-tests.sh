@@ -14,7 +14,9 @@
 #  6. web3.py reads the vault's events and collateral and agrees with every figure;
 #  7. two chains in one sync: Carol is paid on a second chain (another vault, chain id 31338),
 #     refused until she lists it (`tender chain add`, a dead endpoint first), then one
-#     `tender sync` settles both chains side by side; web3.py checks the second vault.
+#     `tender sync` settles both chains side by side; web3.py checks the second vault;
+#  8. a token (TUSD, 6 decimals): the issuer deposits 5.00 and issues 1.25 (its commands read
+#     the decimals through --rpc), Carol's sync reads them and her amounts read 2.50 TUSD.
 #   TENDER=.build/debug/tender bash Tests/ChainLab/settle-tests.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -191,5 +193,38 @@ echo "$both" | json '["events"]'
 "$python" Tests/ChainLab/check.py --url "$rpc" --vault "$vault" --issuer "$issuer" \
     --deposit "$deposit" --paid "$carol=3100" --paid "$bob=1300" --coins 4 \
     --double-spender "$alice"
+
+step "a token: amounts in its symbol and decimals, read from its contract"
+token=$("$python" Tests/ChainLab/deploy_token.py --url "$rpc" --mint 10000000 --to "$issuer")
+echo "token $token"
+# The issuer's commands read the token's decimals through --rpc: 5.00 TUSD is 5,000,000 units.
+deposited=$(t issuer deposit --data-dir "$work/issuer" --rpc "$rpc" --vault "$vault" \
+    --asset "$token" --amount 5.00)
+echo "$deposited"
+[[ "$deposited" == "Deposited 5.00 TUSD "* ]] || fail "the deposit: $deposited"
+status=0; t issuer issue --data-dir "$work/issuer" --rpc "$rpc" --vault "$vault" --chain-id 31337 \
+    --asset "$token" --to "$carol" --amount 1.2500001 --out "$work/x.tender" 2>"$work/err" || status=$?
+[ "$status" = 64 ] && grep -q "has 7 decimals; TUSD has 6" "$work/err" || fail "7 decimals: $(cat "$work/err")"
+t issuer issue --data-dir "$work/issuer" --rpc "$rpc" --vault "$vault" --chain-id 31337 \
+    --asset "$token" --to "$carol" --amount 1.25 --count 2 --out "$work/carol-token.tender"
+# Carol has not read the token yet: base units, said so; her sync reads it.
+received=$(t receive "$work/carol-token.tender" --data-dir "$work/carol")
+[[ "$received" == "Received 2500000 base units of $token in 2 coin(s)"* ]] || fail "received: $received"
+synced=$(t sync --data-dir "$work/carol")
+echo "$synced"
+grep -q "token $token is TUSD (6 decimals)" <<<"$synced" || fail "the sync did not read the token"
+history=$(t history --data-dir "$work/carol")
+grep -q "in   2.50 TUSD" <<<"$history" || fail "Carol's history: $history"
+# Read now: a note that comes after is received, held and shown in TUSD; --json in base units.
+t issuer issue --data-dir "$work/issuer" --rpc "$rpc" --vault "$vault" --chain-id 31337 \
+    --asset "$token" --to "$carol" --amount 1.25 --out "$work/carol-token2.tender" >/dev/null
+received=$(t receive "$work/carol-token2.tender" --data-dir "$work/carol")
+[[ "$received" == "Received 1.25 TUSD in 1 coin(s)"* ]] || fail "received: $received"
+t balance --data-dir "$work/carol" | tee "$work/carol-balance"
+grep -q "Asset: TUSD, $token" "$work/carol-balance" || fail "Carol's balance names no TUSD"
+grep -q "spendable           1.25 TUSD" "$work/carol-balance" || fail "Carol's balance"
+[ "$(t balance --data-dir "$work/carol" --json | json "['assets'][0]['spendable']")" = 1250000 ] \
+    || fail "--json: $(t balance --data-dir "$work/carol" --json)"
+
 echo
 echo "chain lab: passed in $(($(date +%s) - started)) s"

@@ -66,6 +66,15 @@ import Testing
             ])
         #expect(snapshot.lockedUntil == [issuer.address: 2_000_000_000])
         #expect(snapshot.takenAt == 42 && snapshot.block == read.block)
+
+        // How its amounts read, from the token's own views; the vault has none (its calls
+        // revert), an account without code answers nothing: no denomination, base units.
+        let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: .generate())
+        #expect(
+            try await chain.denomination(ofToken: token)
+                == Denomination(symbol: "TUSD", decimals: 6))
+        #expect(try await chain.denomination(ofToken: vault) == nil)
+        #expect(try await chain.denomination(ofToken: issuer.address) == nil)
     }
 
     @Test func whatTheVaultRefusesIsAnErrorNamingTheStep() async throws {

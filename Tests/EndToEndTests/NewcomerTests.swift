@@ -89,7 +89,7 @@ import Testing
             try cli.run([
                 "pay", "--data-dir", cli.path("alice"), "--to", World().bob.checksummed,
                 "--amount", "-5", "--out", cli.path("p"),
-            ]), 64, "must be a positive integer")
+            ]), 64, "--amount: '-5' is not an amount")
         try cli.write([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0], to: "image.png")
         expect(
             try cli.run(["receive", cli.path("image.png"), "--data-dir", cli.path("bob")]), 65,

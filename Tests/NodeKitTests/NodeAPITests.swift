@@ -61,6 +61,44 @@ import Testing
         }
     }
 
+    @Test func amountsComeInBaseUnitsWithHowPeopleReadThem() async throws {
+        let bob = try node.wallet(world.bobKey)
+        let dev = try Denomination(symbol: "DEV", decimals: 2)
+        let context = NodeAPIContext(
+            wallets: { () throws(NodeError) in [bob] }, clock: node.clock,
+            state: NodeState(startedAt: node.clock.now()), feed: PaymentFeed(),
+            token: Self.token, denominations: { _ in Denominations(nativeCoin: dev) },
+            syncNow: {})
+        try await Application(router: APIRouter.make(context)).test(.router) { client in
+            // What the point-of-sale page charges in.
+            let status = try Self.json(
+                try await client.execute(uri: "/api/status", method: .get, headers: Self.authorized)
+            )
+            let charge = try #require(status["charge"] as? [String: Any])
+            #expect(charge["symbol"] as? String == "DEV" && charge["decimals"] as? Int == 2)
+            #expect(charge["asset"] as? String == Address.zero.checksummed)
+            // A request: base units in, base units and the display out.
+            let made = try Self.json(
+                try await client.execute(
+                    uri: "/api/requests", method: .post, headers: Self.authorized,
+                    body: ByteBuffer(string: "{\"amount\": \"250\"}")))
+            #expect(made["amount"] as? String == "250" && made["display"] as? String == "2.50 DEV")
+            let id = try #require(made["requestId"] as? String)
+            let read = try Self.json(
+                try await client.execute(
+                    uri: "/api/requests/\(id)", method: .get, headers: Self.authorized))
+            #expect(read["display"] as? String == "2.50 DEV")
+        }
+        // Without a symbol the node says base units, and gives none.
+        try await application(bob).test(.router) { client in
+            let status = try Self.json(
+                try await client.execute(uri: "/api/status", method: .get, headers: Self.authorized)
+            )
+            let charge = try #require(status["charge"] as? [String: Any])
+            #expect(charge["symbol"] == nil && charge["decimals"] == nil)
+        }
+    }
+
     @Test func aBodyThatIsNotTheJSONExpectedIs400WithTheReason() async throws {
         let bob = try node.wallet(world.bobKey)
         try await application(bob).test(.router) { client in

@@ -187,6 +187,17 @@ actor ScriptedChain: SettlementChain {
         locks[issuer] = lockedUntil
     }
 
+    /// What `denomination(ofToken:)` answers, and how often it was asked; set by a test.
+    private(set) var tokenUnits: [Address: Denomination] = [:]
+    private(set) var unitReads: [Address] = []
+
+    func name(_ token: Address, _ denomination: Denomination) { tokenUnits[token] = denomination }
+
+    func denomination(ofToken asset: Address) async throws(NodeError) -> Denomination? {
+        unitReads.append(asset)
+        return tokenUnits[asset]
+    }
+
     /// What `consumed(vault:coins:)` answers; set by a test.
     private(set) var consumedCoins: [CoinID: Bytes32] = [:]
 

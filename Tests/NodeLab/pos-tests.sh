@@ -2,8 +2,9 @@
 # The point-of-sale page (`GET /pos`) in a real headless Chromium, driven over the DevTools
 # protocol (pos_driver.py) with touch events on an 800x480 screen, against a real `tender node`:
 #  1. the token from the URL fragment: kept in sessionStorage, gone from the address bar;
-#  2. an amount tapped on the keypad, a memo, Charge: zbarimg reads the request's URI in a
-#     screenshot of the page, the one the API holds for that request;
+#  2. an amount tapped on the keypad in the coin Bob's registry names (DEV, 2 decimals: 12.50
+#     is 1250 base units), a memo, Charge: zbarimg reads the request's URI in a screenshot of
+#     the page, the one the API holds for that request;
 #  3. a `paying` event (fed to the page's stream parser; the node sends it when a Bluetooth
 #     payer offers a payment, Tests/BLELab/scenarios/pay-node.sh) shows "Paying…"; one for
 #     another request changes nothing;
@@ -88,6 +89,9 @@ alice=$(t address --data-dir "$work/alice")
 t issuer issue --data-dir "$work/issuer" --to "$alice" --amount 1000 --count 3 \
     --out "$work/notes.tender" >/dev/null
 t receive "$work/notes.tender" --data-dir "$work/alice" >/dev/null
+# How people read Bob's amounts (the node does not sync here: the endpoint is never asked).
+t chain add --data-dir "$work/bob" --id 31337 --vault 0x5FbDB2315678afecb367f032d93F642f64180aa3 \
+    --rpc http://127.0.0.1:9 --native-symbol DEV --native-decimals 2 >/dev/null
 start_node
 token=$(cat "$work/bob/api-token")
 
@@ -109,9 +113,11 @@ screen_is keypad || fail "no keypad with the right token"
 drive wait "document.querySelector('.link').dataset.online === 'true'" || fail "the event stream did not open"
 drive shot "$work/01-keypad-empty.png"
 
-step "1250 on the keypad, a memo, Charge: the code on the screen is the request's"
-for key in 1 2 5 0; do drive tap "[data-key=\"$key\"]"; done
-[ "$(drive text '#amount')" = "1,250" ] || fail "the amount reads $(drive text '#amount')"
+step "12.50 DEV on the keypad, a memo, Charge: the code on the screen is the request's"
+for key in 1 2 . 5 5; do drive tap "[data-key=\"$key\"]"; done
+[ "$(drive text '#amount')" = "12.55 DEV" ] || fail "the amount reads $(drive text '#amount')"
+drive tap '[data-key="5"]'  # a third decimal: DEV has two
+[ "$(drive text '#amount')" = "12.55 DEV" ] || fail "a third decimal was taken: $(drive text '#amount')"
 drive tap '[data-key="back"]' tap '[data-key="0"]' tap '#memo' type "apples"
 drive shot "$work/02-keypad-1250.png"
 drive tap '#charge'
@@ -146,14 +152,14 @@ step "Alice pays the scanned URI with a file; a receive beside the node: Paid"
 t pay --data-dir "$work/alice" --request "$scanned" --out "$work/pay.tender" >/dev/null
 t receive "$work/pay.tender" --data-dir "$work/bob" >/dev/null
 screen_is paid || fail "no paid screen within 10 s: $(drive eval 'document.body.dataset.screen')"
-[ "$(drive text '#paid-amount')" = "1,250" ] || fail "paid amount: $(drive text '#paid-amount')"
+[ "$(drive text '#paid-amount')" = "12.50 DEV" ] || fail "paid amount: $(drive text '#paid-amount')"
 [ "$(drive eval "document.getElementById('paid-payer').title")" = "$alice" ] || fail "payer"
 [ "$(drive text '#paid-payer')" = "${alice:0:6}…${alice: -4}" ] || fail "payer: $(drive text '#paid-payer')"
 [ "$(drive text '#paid-memo')" = apples ] || fail "memo: $(drive text '#paid-memo')"
 drive shot "$work/05-paid.png"
 drive tap '#new-sale'
 screen_is keypad || fail "New sale did not return to the keypad"
-[ "$(drive text '#amount')" = 0 ] || fail "the keypad kept $(drive text '#amount')"
+[ "$(drive text '#amount')" = "0.00 DEV" ] || fail "the keypad kept $(drive text '#amount')"
 
 step "the node restarted under the page: the stream comes back"
 kill -TERM "$node_pid"
@@ -195,7 +201,7 @@ screen_is keypad || fail "the typed token did not open the keypad"
 step "a phone held upright (390x844): a long amount, the code still scans"
 phone() { drive --size 390x844 wait "innerWidth === 390" "$@"; }
 for key in 1 2 3 4 5 6 7 8 9; do drive tap "[data-key=\"$key\"]"; done
-[ "$(drive text '#amount')" = "123,456,789" ] || fail "the amount reads $(drive text '#amount')"
+[ "$(drive text '#amount')" = "123,456,789.00 DEV" ] || fail "the amount reads $(drive text '#amount')"
 phone shot "$work/10-phone-keypad.png"
 phone tap '#charge'
 screen_is waiting || fail "no waiting screen on a phone"

@@ -8,12 +8,15 @@ public struct ChainEntry: Sendable, Equatable {
     public var confirmations: UInt64
     /// Requests per second to each endpoint; nil: no limit.
     public var rateLimit: Double?
+    /// The symbol and decimals of the chain's own coin as configured (`native-symbol`,
+    /// `native-decimals`); nil: `NativeCoins.denomination(chainID:)` decides.
+    public var nativeCoin: Denomination?
 
     public static let defaultConfirmations: UInt64 = 2
 
     public init(
         domain: Domain, endpoints: [String], confirmations: UInt64 = defaultConfirmations,
-        rateLimit: Double? = nil
+        rateLimit: Double? = nil, nativeCoin: Denomination? = nil
     ) throws(NodeError) {
         guard !endpoints.isEmpty else {
             throw NodeError(.usage("chain \(domain.chainID): give at least one RPC endpoint"))
@@ -42,6 +45,7 @@ public struct ChainEntry: Sendable, Equatable {
         self.endpoints = endpoints
         self.confirmations = confirmations
         self.rateLimit = rateLimit
+        self.nativeCoin = nativeCoin
     }
 }
 

@@ -34,10 +34,19 @@ public protocol SettlementChain: Sendable {
     func consumed(vault: Address, coins: [CoinID]) async throws(NodeError) -> [CoinID: Bytes32]
     /// The coins among `coins` whose double spend the vault has on record (a fraud proof).
     func provenFrauds(vault: Address, coins: [CoinID]) async throws(NodeError) -> Set<CoinID>
+    /// A token contract's `symbol()` and `decimals()`; nil when it has none that make sense.
+    func denomination(ofToken asset: Address) async throws(NodeError) -> Denomination?
     /// A signed `submitFraudProof` of `evidence` to `vault` at `nonce`: its hash and bytes.
     func signFraudProof(
         vault: Address, evidence: DoubleSpendEvidence, nonce: UInt64
     ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8])
+}
+
+extension SettlementChain {
+    /// Fakes of a chain without tokens need not answer.
+    public func denomination(ofToken asset: Address) async throws(NodeError) -> Denomination? {
+        nil
+    }
 }
 
 /// A mined transaction's receipt, reduced to what settlement reads.

@@ -56,6 +56,9 @@ public struct SyncEngine: Sendable {
         case expired(coins: Int)
         /// The vault's collateral read and saved for open-mode acceptance.
         case collateral(issuers: Int, block: UInt64)
+        /// A token's symbol and decimals read from its contract (nil: it has none; its
+        /// amounts stay in base units).
+        case denomination(asset: Address, Denomination?)
         /// A pass failed on the way to the chain (nothing changed); the next comes after `wait`.
         case retrying(reason: String, wait: Duration)
         /// A payment without a receipt whose transfer the vault shows on chain: now spent.
@@ -114,6 +117,9 @@ public struct SyncEngine: Sendable {
                         .collateral(
                             issuers: Set(snapshot.collateral.keys.map(\.issuer)).count,
                             block: snapshot.block))
+                    for (asset, denomination) in try await readDenominations(of: snapshot) {
+                        events(.denomination(asset: asset, denomination))
+                    }
                 }
                 open = try await pass(events: events)
                 failures = 0
@@ -174,6 +180,26 @@ public struct SyncEngine: Sendable {
         let snapshot = try await chain.collateral(vault: wallet.domain.vault, now: clock.now())
         try wallet.saveCollateral(snapshot)
         return snapshot
+    }
+
+    /// Reads the symbol and decimals of each token in `snapshot` the wallet has none for yet,
+    /// and saves those that answer; a token without them is asked again at the next reading.
+    public func readDenominations(
+        of snapshot: CollateralSnapshot
+    ) async throws(NodeError) -> [(Address, Denomination?)] {
+        let known = try wallet.tokenDenominations()
+        let tokens = Set(snapshot.collateral.keys.map(\.asset)).filter {
+            $0 != .zero && known[$0] == nil
+        }
+        var read: [(Address, Denomination?)] = []
+        for token in tokens.sorted() {
+            let denomination = try await chain.denomination(ofToken: token)
+            if let denomination {
+                try wallet.saveDenomination(denomination, of: token, readAt: clock.now())
+            }
+            read.append((token, denomination))
+        }
+        return read
     }
 
     /// The nonce a new transaction of this wallet takes: past every one it recorded, every one

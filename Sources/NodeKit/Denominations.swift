@@ -1,0 +1,55 @@
+import Tender
+
+/// The denomination of every asset of one wallet's domain: the chain's own coin as configured
+/// (or known for its chain id), tokens as their contracts answered at sync, anything else in
+/// base units.
+public struct Denominations: Sendable, Equatable {
+    public var nativeCoin: Denomination
+    public var tokens: [Address: Denomination]
+
+    public init(nativeCoin: Denomination = .baseUnits, tokens: [Address: Denomination] = [:]) {
+        self.nativeCoin = nativeCoin
+        self.tokens = tokens
+    }
+
+    public subscript(asset: Address) -> Denomination {
+        asset == .zero ? nativeCoin : tokens[asset] ?? .baseUnits
+    }
+
+    /// `2.50 USDC`; an asset not known yet: `250 base units of 0x…`.
+    public func format(_ amount: Amount, of asset: Address) -> String {
+        let denomination = self[asset]
+        if denomination.isKnown { return denomination.format(amount) }
+        return denomination.format(amount) + (asset == .zero ? " (native coin)" : " of \(asset)")
+    }
+
+    /// An amount typed for `asset` (`--amount 2.50`), positive, in base units; the error names
+    /// the option and what was wrong.
+    public func parse(
+        _ text: String, of asset: Address, option: String = "--amount"
+    )
+        throws(NodeError) -> Amount
+    {
+        let amount: Amount
+        do { amount = try self[asset].parse(text) } catch {
+            throw NodeError(.usage("\(option): \(error.description)"))
+        }
+        guard amount > 0 else { throw NodeError(.usage("\(option) must be more than zero")) }
+        return amount
+    }
+}
+
+/// The chain coins Tender knows by chain id; all of them have 18 decimals. A development
+/// chain (31337 and the like) is not here: its coin is configured (`tender chain add
+/// --native-symbol`), else its amounts are shown in base units.
+public enum NativeCoins {
+    static let symbols: [UInt64: String] = [
+        1: "ETH", 10: "ETH", 8453: "ETH", 42161: "ETH", 59144: "ETH", 534352: "ETH",
+        11_155_111: "ETH", 17000: "ETH", 560_048: "ETH",
+        137: "POL", 100: "XDAI", 56: "BNB", 43114: "AVAX",
+    ]
+
+    public static func denomination(chainID: UInt64) -> Denomination? {
+        symbols[chainID].flatMap { try? Denomination(symbol: $0, decimals: 18) }
+    }
+}
