@@ -68,7 +68,7 @@ enum AutomaticPaymentRoutes {
             let id = try context.parameters.require("id")
             let bytes = try await request.body.collect(upTo: context.maxUploadSize)
             return try advance(id, node) { wallet, requestID, now throws(NodeError) in
-                try view(
+                view(
                     try wallet.recordReceipt(Array(buffer: bytes), for: requestID, now: now),
                     wallet,
                     node)
@@ -150,15 +150,15 @@ enum AutomaticPaymentRoutes {
     static func view(
         _ wallet: Wallet, _ id: Bytes32, _ node: NodeAPIContext
     ) throws(NodeError) -> OutgoingPaymentResponse {
-        try view(try wallet.outgoingPayment(id), wallet, node)
+        view(try wallet.outgoingPayment(id), wallet, node)
     }
 
     static func view(
         _ record: OutgoingPaymentRecord, _ wallet: Wallet, _ node: NodeAPIContext
-    ) throws(NodeError) -> OutgoingPaymentResponse {
+    ) -> OutgoingPaymentResponse {
         OutgoingPaymentResponse(
             payment: OutgoingPaymentView(
-                record, domain: wallet.domain, units: try node.denominations(wallet)))
+                record, domain: wallet.domain, units: node.units(wallet)))
     }
 
     /// Applies `change` to the home wallet's payment `id` (hex), errors as the API reports them.

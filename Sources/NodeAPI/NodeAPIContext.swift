@@ -51,4 +51,10 @@ public struct NodeAPIContext: Sendable {
     }
 
     func home() throws(NodeError) -> Wallet { try homeAndAll().home }
+
+    /// How `wallet`'s amounts read; base units when that cannot be read (a registry edited
+    /// badly): a display never fails an answer, least of all one for a change already made.
+    func units(_ wallet: Wallet) -> Denominations {
+        (try? denominations(wallet)) ?? Denominations()
+    }
 }

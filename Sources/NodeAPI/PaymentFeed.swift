@@ -71,8 +71,8 @@ public actor PaymentFeed {
 
     /// The wallet's payments after the last row read, the row moved on.
     private func read(_ wallet: Wallet) throws(NodeError) -> [IncomingPaymentView] {
-        // Read first: a failure must not move the row past payments never announced.
-        let units = try denominations(wallet)
+        // Display only: base units rather than a payment left unannounced.
+        let units = (try? denominations(wallet)) ?? Denominations()
         let (payments, last) = try wallet.incomingPayments(afterRow: rows[wallet.domain] ?? 0)
         rows[wallet.domain] = last
         return payments.map { IncomingPaymentView($0, domain: wallet.domain, units: units) }

@@ -84,12 +84,8 @@ extension NodeHost {
     /// How `wallet`'s amounts read: its chain's coin as the registry configures it (else as
     /// Tender knows the chain), its tokens as sync read them, the rest in base units.
     public func denominations(for wallet: Wallet) throws(NodeError) -> Denominations {
-        // The coin is the chain's: any vault's entry on it may name it, this one's first.
-        let registry = try chainRegistry()
-        let configured =
-            registry.entry(for: wallet.domain)?.nativeCoin
-            ?? registry.entries.lazy.filter { $0.domain.chainID == wallet.domain.chainID }
-            .compactMap(\.nativeCoin).first
+        let configured = try chainRegistry().nativeCoin(
+            chainID: wallet.domain.chainID, preferring: wallet.domain)
         return Denominations(
             nativeCoin: configured ?? NativeCoins.denomination(chainID: wallet.domain.chainID)
                 ?? .baseUnits,

@@ -16,11 +16,16 @@ public struct Denominations: Sendable, Equatable {
         asset == .zero ? nativeCoin : tokens[asset] ?? .baseUnits
     }
 
-    /// `2.50 USDC`; an asset not known yet: `250 base units of 0x…`.
+    /// `2.50 USDC (0xA0b8…eB48)`: any contract may call itself USDC, so a token's amount
+    /// carries its address, shortened; the chain's coin none (`1.00 ETH`); an asset not known
+    /// yet: `250 base units of 0x…`.
     public func format(_ amount: Amount, of asset: Address) -> String {
         let denomination = self[asset]
-        if denomination.isKnown { return denomination.format(amount) }
-        return denomination.format(amount) + (asset == .zero ? " (native coin)" : " of \(asset)")
+        let text = denomination.format(amount)
+        if asset == .zero { return denomination.isKnown ? text : text + " (native coin)" }
+        guard denomination.isKnown else { return text + " of \(asset)" }
+        let hex = asset.checksummed
+        return "\(text) (\(hex.prefix(6))…\(hex.suffix(4)))"
     }
 
     /// An amount typed for `asset` (`--amount 2.50`), positive, in base units; the error names

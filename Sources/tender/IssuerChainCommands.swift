@@ -89,7 +89,7 @@ struct IssuerDepositCommand: AsyncParsableCommand {
             ])
         } else {
             print(
-                "Deposited \(units.format(depositAmount)) (asset \(assetAddress)) into vault \(vaultAddress): issuer \(issuer.address) now has \(units.format(Amount(exactly: total) ?? .max)), \(lockText(lock))"
+                "Deposited \(units.format(depositAmount)) (asset \(assetAddress)) into vault \(vaultAddress): issuer \(issuer.address) now has \(formatChainAmount(total, units)), \(lockText(lock))"
             )
         }
     }
@@ -134,7 +134,7 @@ struct IssuerStatusCommand: AsyncParsableCommand {
                     let units = try await issuerDenomination(
                         of: entry.asset, chainID: chainID, host: host, rpc: rpc)
                     print(
-                        "  asset \(entry.asset): \(units.format(Amount(exactly: entry.amount) ?? .max))"
+                        "  asset \(entry.asset): \(formatChainAmount(entry.amount, units))"
                     )
                 }
             }

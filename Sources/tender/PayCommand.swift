@@ -31,7 +31,12 @@ struct PayCommand: AsyncParsableCommand {
     )
     var request: String?
     @Option(help: "Payee address.") var to: String?
-    @Option(parsing: .unconditional, help: "Amount in the asset's base unit.") var amount: String?
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Amount as people read it (2.50: at most the asset's decimals), or base units when the asset's decimals are not known."
+    )
+    var amount: String?
     @Option(help: "Asset (the zero address is the native coin).") var asset: String?
     @Option(help: "A note for the payee (at most 140 bytes).") var memo = ""
     @Option(
@@ -211,12 +216,17 @@ struct PayCommand: AsyncParsableCommand {
             let payment = BluetoothPayment(
                 wallet: wallet, clock: global.clock, adapterName: adapter, scanSeconds: scanSeconds,
                 payee: try to.map { try parseAddress($0, option: "--to") } ?? scanned?.payee,
-                amount: try amount.map { try units.parse($0, of: .zero) },
+                amount: try amount.map { try units.parse($0, of: try amountAsset(scanned?.asset)) },
                 request: scanned?.request,
                 channel: channel, units: units, quiet: output.json)
             let result = try await payment.run(key: try global.keys.walletKey())
             try result.report(json: output.json, units: units)
         }
+    }
+
+    /// The asset `--amount` is typed in: the scanned code's, else --asset, else the native coin.
+    private func amountAsset(_ scanned: Address?) throws -> Address {
+        try scanned ?? asset.map { try parseAddress($0, option: "--asset") } ?? NodeDefaults.asset
     }
 
     /// With --camera or --image: the payee's request code, read before looking for the payee.

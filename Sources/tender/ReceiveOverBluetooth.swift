@@ -15,7 +15,9 @@ struct BluetoothReceiveOptions: ParsableArguments {
     var ble = false
     @Option(
         parsing: .unconditional,
-        help: "With --ble: the amount each payment must bring (base units).")
+        help:
+            "With --ble: the amount each payment must bring, as people read it (or base units when the asset's decimals are not known)."
+    )
     var amount: String?
     @Option(help: "With --ble: the asset (the zero address is the native coin).")
     var asset: String = NodeDefaults.asset.checksummed

@@ -80,7 +80,12 @@ struct RequestCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var printing: PrinterOptions
 
-    @Option(parsing: .unconditional, help: "Amount in the asset's base unit.") var amount: String
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Amount as people read it (2.50: at most the asset's decimals), or base units when the asset's decimals are not known."
+    )
+    var amount: String
     @Option(help: "Asset (the zero address is the native coin).")
     var asset: String = NodeDefaults.asset.checksummed
     @Option(help: "What the payment is for (at most 140 bytes).") var memo = ""

@@ -97,7 +97,7 @@ struct VaultShowCommand: AsyncParsableCommand {
                 for row in rows {
                     let units = try await issuerDenomination(
                         of: row.asset, chainID: chainID, host: host, rpc: rpc)
-                    let amount = units.format(Amount(exactly: row.amount) ?? .max)
+                    let amount = formatChainAmount(row.amount, units)
                     print(
                         "  issuer \(row.issuer), asset \(row.asset): \(amount), \(lockText(read.lockedUntil[row.issuer]))"
                     )

@@ -214,12 +214,12 @@ synced=$(t sync --data-dir "$work/carol")
 echo "$synced"
 grep -q "token $token is TUSD (6 decimals)" <<<"$synced" || fail "the sync did not read the token"
 history=$(t history --data-dir "$work/carol")
-grep -q "in   2.50 TUSD" <<<"$history" || fail "Carol's history: $history"
+grep -q "in   2.50 TUSD (${token:0:6}…${token: -4})" <<<"$history" || fail "Carol's history: $history"
 # Read now: a note that comes after is received, held and shown in TUSD; --json in base units.
 t issuer issue --data-dir "$work/issuer" --rpc "$rpc" --vault "$vault" --chain-id 31337 \
     --asset "$token" --to "$carol" --amount 1.25 --out "$work/carol-token2.tender" >/dev/null
 received=$(t receive "$work/carol-token2.tender" --data-dir "$work/carol")
-[[ "$received" == "Received 1.25 TUSD in 1 coin(s)"* ]] || fail "received: $received"
+[[ "$received" == "Received 1.25 TUSD (${token:0:6}…${token: -4}) in 1 coin(s)"* ]] || fail "received: $received"
 t balance --data-dir "$work/carol" | tee "$work/carol-balance"
 grep -q "Asset: TUSD, $token" "$work/carol-balance" || fail "Carol's balance names no TUSD"
 grep -q "spendable           1.25 TUSD" "$work/carol-balance" || fail "Carol's balance"

@@ -37,7 +37,9 @@ import Testing
         let units = Denominations(
             nativeCoin: try Denomination(symbol: "ETH", decimals: 18),
             tokens: try bob.tokenDenominations())
-        #expect(units.format(2_500_000, of: usdc) == "2.50 USDC")
+        // A token's amount carries its address: any contract may call itself USDC.
+        let short = "\(usdc.checksummed.prefix(6))…\(usdc.checksummed.suffix(4))"
+        #expect(units.format(2_500_000, of: usdc) == "2.50 USDC (\(short))")
         #expect(units.format(250, of: plain) == "250 base units of \(plain)")
         #expect(units.format(10_000_000_000_000_000, of: .zero) == "0.01 ETH")
         #expect(try units.parse("2.5", of: usdc) == 2_500_000)

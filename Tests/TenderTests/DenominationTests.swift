@@ -35,6 +35,11 @@ import Testing
         #expect(try usdc.parse("2.") == 2_000_000)
         #expect(try usdc.parse("2.50 USDC") == 2_500_000)
         #expect(try usdc.parse(" 2.50USDC ") == 2_500_000)
+        #expect(try usdc.parse("\t2.50\tUSDC\n") == 2_500_000)
+        // A symbol that starts with a digit is one only after a space: 51INCH is not 5 1INCH.
+        let inch = try Denomination(symbol: "1INCH", decimals: 18)
+        #expect(try inch.parse("5 1INCH") == 5_000_000_000_000_000_000)
+        #expect(throws: AmountTextError.self) { try inch.parse("51INCH") }
         #expect(try eth.parse("1.25") == 1_250_000_000_000_000_000)
         #expect(try eth.parse("0.000000000000000001") == 1)
         #expect(try yen.parse("1250") == 1250)
@@ -79,6 +84,9 @@ import Testing
         }
         #expect(throws: AmountTextError.self) { try Denomination(symbol: "X", decimals: 37) }
         #expect(throws: AmountTextError.self) { try Denomination(symbol: "X", decimals: -1) }
+        // Digits and points alone would read as part of the amount ("100" as 10 of "0").
+        #expect(throws: AmountTextError.self) { try Denomination(symbol: "0", decimals: 2) }
+        #expect(throws: AmountTextError.self) { try Denomination(symbol: ".5", decimals: 2) }
         #expect(throws: Never.self) { try Denomination(symbol: "USDC.e", decimals: 6) }
         #expect(throws: Never.self) { try Denomination(symbol: "1INCH", decimals: 18) }
         #expect(throws: Never.self) { try Denomination(symbol: "€", decimals: 2) }

@@ -72,6 +72,13 @@ public struct ChainRegistry: Sendable, Equatable {
         entries.first { $0.domain == domain }
     }
 
+    /// The chain's own coin as configured: the coin is the chain's, so any vault's entry on
+    /// it may name it, `domain`'s own first.
+    public func nativeCoin(chainID: UInt64, preferring domain: Domain? = nil) -> Denomination? {
+        domain.flatMap { entry(for: $0)?.nativeCoin }
+            ?? entries.lazy.filter { $0.domain.chainID == chainID }.compactMap(\.nativeCoin).first
+    }
+
     /// Adds `entry`, or replaces the one for its domain. Returns whether one was replaced.
     @discardableResult
     public mutating func add(_ entry: ChainEntry) -> Bool {

@@ -193,7 +193,8 @@ public struct SyncEngine: Sendable {
         }
         var read: [(Address, Denomination?)] = []
         for token in tokens.sorted() {
-            let denomination = try await chain.denomination(ofToken: token)
+            // Display only: a token that cannot be read now never holds up settlement.
+            let denomination = try? await chain.denomination(ofToken: token)
             if let denomination {
                 try wallet.saveDenomination(denomination, of: token, readAt: clock.now())
             }

@@ -24,6 +24,10 @@ public struct Denomination: Sendable, Hashable, CustomStringConvertible {
             throw AmountTextError(
                 "a symbol is 1 to \(Self.maxSymbolLength) printable characters without spaces")
         }
+        // "100" with a symbol "0" would read as 10: a symbol is never part of a number.
+        guard !symbol.allSatisfy({ $0.isASCIIDigit || $0 == "." }) else {
+            throw AmountTextError("a symbol of digits and points would read as part of the amount")
+        }
         self.init(unchecked: symbol, decimals: decimals)
     }
 
@@ -60,8 +64,14 @@ public struct Denomination: Sendable, Hashable, CustomStringConvertible {
     /// this denomination's symbol after it if any (`2.5`, `2.50 USDC`). Exact: never rounded.
     public func parse(_ text: String) throws(AmountTextError) -> Amount {
         var number = Substring(text.trimmingSpaces)
+        // The symbol after a space, or straight after the digits when it starts with neither
+        // a digit nor a point (`2.50USDC`; `51INCH` is not 5 1INCH).
         if let symbol, number.hasSuffix(symbol) {
-            number = Substring(number.dropLast(symbol.count).trimmingSpaces)
+            let before = number.dropLast(symbol.count)
+            let first = symbol.first!
+            if before.last?.isWhitespace == true || !(first.isASCIIDigit || first == ".") {
+                number = Substring(before.trimmingSpaces)
+            }
         }
         if number.contains(where: { !$0.isASCIIDigit && $0 != "." }),
             number.first?.isASCIIDigit == true || number.first == "."
@@ -122,6 +132,6 @@ extension Character {
 
 extension StringProtocol {
     fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }
