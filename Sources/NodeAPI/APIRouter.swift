@@ -50,7 +50,7 @@ public enum APIRouter {
     static func status(_ node: NodeAPIContext) async throws -> StatusView {
         let (home, wallets, units) = try answering { () throws(NodeError) in
             let (home, wallets) = try node.homeAndAll()
-            return (home, wallets, node.units(home))
+            return (home, wallets, node.denominations(home))
         }
         let now = node.clock.now()
         let startedAt = node.state.startedAt
@@ -70,7 +70,7 @@ public enum APIRouter {
                 address: home.address.checksummed,
                 domains: try wallets.map { wallet throws(NodeError) in
                     let balances = try wallet.balances(now: now)
-                    let units = node.units(wallet)
+                    let units = node.denominations(wallet)
                     return DomainBalanceView(
                         chainId: wallet.domain.chainID, vault: wallet.domain.vault.checksummed,
                         assets: balances.keys.sorted().map {
@@ -85,7 +85,7 @@ public enum APIRouter {
             var incoming: [IncomingPaymentView] = []
             var outgoing: [OutgoingPaymentView] = []
             for wallet in try node.wallets() {
-                let units = node.units(wallet)
+                let units = node.denominations(wallet)
                 incoming += try wallet.incomingPayments().map {
                     IncomingPaymentView($0, domain: wallet.domain, units: units)
                 }
@@ -127,7 +127,7 @@ public enum APIRouter {
             let request = try home.issueRequest(
                 amount: amount, asset: asset, memo: body.memo ?? "", lifetime: lifetime,
                 sessionKey: node.offers.sessionKey, now: node.clock.now())
-            return (request, node.units(home))
+            return (request, node.denominations(home))
         }
         node.offers.issued(request)
         return RequestView(request, state: "waiting", payment: nil, units: units)
@@ -157,7 +157,7 @@ public enum APIRouter {
             let payment = try home.incomingPayment(request.id)
             let state =
                 payment != nil ? "paid" : node.clock.now() >= request.expiry ? "expired" : "waiting"
-            let units = node.units(home)
+            let units = node.denominations(home)
             return RequestView(
                 request, state: state,
                 payment: payment.map { IncomingPaymentView($0, domain: home.domain, units: units) },

@@ -158,7 +158,7 @@ enum AutomaticPaymentRoutes {
     ) -> OutgoingPaymentResponse {
         OutgoingPaymentResponse(
             payment: OutgoingPaymentView(
-                record, domain: wallet.domain, units: node.units(wallet)))
+                record, domain: wallet.domain, units: node.denominations(wallet)))
     }
 
     /// Applies `change` to the home wallet's payment `id` (hex), errors as the API reports them.

@@ -19,16 +19,15 @@ public struct NodeAPIContext: Sendable {
     public let metrics: NodeMetrics
     /// Where the requests it issues go to be offered over the air.
     public let offers: RequestOffers
-    /// How a wallet's amounts read (`NodeHost.denominations(for:)`).
-    public let denominations: @Sendable (Wallet) throws(NodeError) -> Denominations
+    /// How a wallet's amounts read, for display only: never fails
+    /// (`NodeHost.displayDenominations(for:)`).
+    public let denominations: @Sendable (Wallet) -> Denominations
 
     public init(
         wallets: @escaping @Sendable () throws(NodeError) -> [Wallet], clock: any WallClock,
         state: NodeState, feed: PaymentFeed, token: String, payer: AutomaticPayer? = nil,
         metrics: NodeMetrics = NodeMetrics(), offers: RequestOffers = RequestOffers(),
-        denominations: @escaping @Sendable (Wallet) throws(NodeError) -> Denominations = { _ in
-            Denominations()
-        },
+        denominations: @escaping @Sendable (Wallet) -> Denominations = { _ in Denominations() },
         syncNow: @escaping @Sendable () async -> Void
     ) {
         self.wallets = wallets
@@ -51,10 +50,4 @@ public struct NodeAPIContext: Sendable {
     }
 
     func home() throws(NodeError) -> Wallet { try homeAndAll().home }
-
-    /// How `wallet`'s amounts read; base units when that cannot be read (a registry edited
-    /// badly): a display never fails an answer, least of all one for a change already made.
-    func units(_ wallet: Wallet) -> Denominations {
-        (try? denominations(wallet)) ?? Denominations()
-    }
 }

@@ -18,13 +18,12 @@ public actor PaymentFeed {
     /// The last payment row read in each wallet; the first reading only sets them.
     private var rows: [Domain: Int64] = [:]
     private var primed = false
-    /// How a wallet's amounts read, for each payment's `display`.
-    private let denominations: @Sendable (Wallet) throws(NodeError) -> Denominations
+    /// How a wallet's amounts read, for each payment's `display` (never fails: a payment is
+    /// announced in base units rather than not at all).
+    private let denominations: @Sendable (Wallet) -> Denominations
 
     public init(
-        denominations: @escaping @Sendable (Wallet) throws(NodeError) -> Denominations = { _ in
-            Denominations()
-        }
+        denominations: @escaping @Sendable (Wallet) -> Denominations = { _ in Denominations() }
     ) {
         self.denominations = denominations
     }
@@ -71,8 +70,7 @@ public actor PaymentFeed {
 
     /// The wallet's payments after the last row read, the row moved on.
     private func read(_ wallet: Wallet) throws(NodeError) -> [IncomingPaymentView] {
-        // Display only: base units rather than a payment left unannounced.
-        let units = (try? denominations(wallet)) ?? Denominations()
+        let units = denominations(wallet)
         let (payments, last) = try wallet.incomingPayments(afterRow: rows[wallet.domain] ?? 0)
         rows[wallet.domain] = last
         return payments.map { IncomingPaymentView($0, domain: wallet.domain, units: units) }

@@ -62,16 +62,12 @@ public enum ChainRegistryFile {
             guard (entry.confirmations ?? 1) >= 1 else {
                 throw NodeError(.usage("\(place): confirmations must be at least 1"))
             }
-            if entry.nativeDecimals != nil && entry.nativeSymbol == nil {
-                throw NodeError(.usage("\(place): native-decimals goes with native-symbol"))
-            }
-            var nativeCoin: Denomination?
-            if let symbol = entry.nativeSymbol {
-                do {
-                    nativeCoin = try Denomination(
-                        symbol: symbol, decimals: Int(clamping: entry.nativeDecimals ?? 18))
-                } catch { throw NodeError(.usage("\(place): native coin: \(error)")) }
-            }
+            let nativeCoin: Denomination?
+            do {
+                nativeCoin = try ChainEntry.configuredCoin(
+                    symbol: entry.nativeSymbol,
+                    decimals: entry.nativeDecimals.map(Int.init(clamping:)))
+            } catch { throw NodeError(.usage("\(place): native-symbol/native-decimals: \(error)")) }
             entries.append(
                 try named(name) { () throws(NodeError) in
                     try ChainEntry(

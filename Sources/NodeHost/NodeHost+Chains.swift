@@ -84,11 +84,16 @@ extension NodeHost {
     /// How `wallet`'s amounts read: its chain's coin as the registry configures it (else as
     /// Tender knows the chain), its tokens as sync read them, the rest in base units.
     public func denominations(for wallet: Wallet) throws(NodeError) -> Denominations {
-        let configured = try chainRegistry().nativeCoin(
-            chainID: wallet.domain.chainID, preferring: wallet.domain)
-        return Denominations(
-            nativeCoin: configured ?? NativeCoins.denomination(chainID: wallet.domain.chainID)
-                ?? .baseUnits,
+        Denominations(
+            nativeCoin: try chainRegistry().nativeCoin(
+                chainID: wallet.domain.chainID, preferring: wallet.domain),
             tokens: try wallet.tokenDenominations())
+    }
+
+    /// `denominations(for:)` for what is only shown: base units when the registry or the
+    /// wallet cannot be read, so a display never fails an answer (least of all one for a
+    /// change already made).
+    public func displayDenominations(for wallet: Wallet) -> Denominations {
+        (try? denominations(for: wallet)) ?? Denominations()
     }
 }

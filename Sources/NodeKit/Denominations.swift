@@ -32,11 +32,20 @@ public struct Denominations: Sendable, Equatable {
     /// the option and what was wrong.
     public func parse(
         _ text: String, of asset: Address, option: String = "--amount"
-    )
-        throws(NodeError) -> Amount
+    ) throws(NodeError) -> Amount {
+        try self[asset].positiveAmount(text, option: option)
+    }
+}
+
+extension Denomination {
+    /// A typed amount, more than zero, in base units, or a usage error naming `option`.
+    public func positiveAmount(
+        _ text: String, option: String = "--amount"
+    ) throws(NodeError)
+        -> Amount
     {
         let amount: Amount
-        do { amount = try self[asset].parse(text) } catch {
+        do { amount = try parse(text) } catch {
             throw NodeError(.usage("\(option): \(error.description)"))
         }
         guard amount > 0 else { throw NodeError(.usage("\(option) must be more than zero")) }

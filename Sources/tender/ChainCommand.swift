@@ -44,15 +44,11 @@ struct ChainAddCommand: ParsableCommand {
             guard chainID > 0, chainID <= UInt64(Int64.max) else {
                 throw ValidationError("--id must be a chain id from 1 to 2^63 - 1")
             }
-            if nativeDecimals != nil && nativeSymbol == nil {
-                throw ValidationError("--native-decimals goes with --native-symbol")
-            }
-            let nativeCoin = try nativeSymbol.map { symbol in
-                do { return try Denomination(symbol: symbol, decimals: nativeDecimals ?? 18) } catch
-                {
-                    throw ValidationError("--native-symbol/--native-decimals: \(error)")
-                }
-            }
+            let nativeCoin: Denomination?
+            do {
+                nativeCoin = try ChainEntry.configuredCoin(
+                    symbol: nativeSymbol, decimals: nativeDecimals)
+            } catch { throw ValidationError("--native-symbol/--native-decimals: \(error)") }
             let entry = try ChainEntry(
                 domain: Domain(chainID: chainID, vault: try parseAddress(vault, option: "--vault")),
                 endpoints: rpc, confirmations: confirmations, rateLimit: rateLimit,

@@ -48,7 +48,8 @@ struct IssuerDepositCommand: AsyncParsableCommand {
                 let units = try await issuerDenomination(
                     of: assetAddress, chainID: chainID, host: host, rpc: rpc)
                 try await deposit(
-                    try units.positive(amount), units: units, of: assetAddress, into: vaultAddress,
+                    try units.positiveAmount(amount), units: units, of: assetAddress,
+                    into: vaultAddress,
                     key: key, rpc: rpc,
                     chainID: chainID)
             }
@@ -130,11 +131,11 @@ struct IssuerStatusCommand: AsyncParsableCommand {
                     "Issuer \(issuer) in vault \(vaultAddress) (chain \(chainID), block \(read.block)): \(lockText(lock))"
                 )
                 if mine.isEmpty { print("  no collateral: `tender issuer deposit --amount N`") }
+                let units = try await issuerDenominations(
+                    of: mine.map(\.asset), chainID: chainID, host: host, rpc: rpc)
                 for entry in mine {
-                    let units = try await issuerDenomination(
-                        of: entry.asset, chainID: chainID, host: host, rpc: rpc)
                     print(
-                        "  asset \(entry.asset): \(formatChainAmount(entry.amount, units))"
+                        "  asset \(entry.asset): \(formatChainAmount(entry.amount, units[entry.asset]!))"
                     )
                 }
             }

@@ -108,35 +108,37 @@ struct IssuerIssueCommand: AsyncParsableCommand {
                 chainID: chainID ?? walletDomain?.chainID ?? NodeDefaults.chainID,
                 vault: try vault.map { try parseAddress($0, option: "--vault") }
                     ?? walletDomain?.vault ?? NodeDefaults.vault)
-            // A token's decimals come from its contract: only with a chain at hand (--rpc).
-            var units = try await issuerDenomination(
-                of: assetAddress, chainID: domain.chainID, host: global.host)
             let issuer = Issuer(key: try global.keys.issuerKey(), domain: domain)
             var generator = SystemRandomNumberGenerator()
             let now = global.clock.now()
+            let (host, amount, count, expiresIn) = (global.host, amount, count, expiresIn)
+            let (noteAmount, units): (Amount, Denomination)
             if let rpc {
-                let host = global.host
-                units = try await withChain(rpc) { chain, _ in
-                    try await issuerDenomination(
-                        of: assetAddress, chainID: domain.chainID, host: host, rpc: chain)
-                }
-            }
-            let noteAmount = try units.positive(amount)
-            if let rpc {
-                let (total, overflow) = noteAmount.multipliedReportingOverflow(
-                    by: Amount(clamping: count))
-                guard !overflow else { throw ValidationError("--amount × --count exceeds 2^128") }
-                try await withChain(rpc) { chain, chainID in
+                // One connection: the chain's id, the token's decimals, the collateral.
+                (noteAmount, units) = try await withChain(rpc) { chain, chainID in
                     guard chainID == domain.chainID else {
                         throw NodeError(
                             .usage(
                                 "\(rpc) serves chain \(chainID); these notes are for chain \(domain.chainID)"
                             ))
                     }
+                    let units = try await issuerDenomination(
+                        of: assetAddress, chainID: chainID, host: host, rpc: chain)
+                    let noteAmount = try units.positiveAmount(amount)
+                    let (total, overflow) = noteAmount.multipliedReportingOverflow(
+                        by: Amount(clamping: count))
+                    guard !overflow else {
+                        throw ValidationError("--amount × --count exceeds 2^128")
+                    }
                     try await requireCollateral(
                         issuer: issuer.address, asset: assetAddress, total: total,
                         expiry: now + expiresIn, vault: domain.vault, chain)
+                    return (noteAmount, units)
                 }
+            } else {
+                units = try await issuerDenomination(
+                    of: assetAddress, chainID: domain.chainID, host: host)
+                noteAmount = try units.positiveAmount(amount)
             }
             let (payment, envelope) = try issuer.issue(
                 to: recipient, amount: noteAmount, count: count, asset: assetAddress,

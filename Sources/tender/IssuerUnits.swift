@@ -12,7 +12,6 @@ func issuerDenomination(
 ) async throws -> Denomination {
     if asset == .zero {
         return try host.chainRegistry().nativeCoin(chainID: chainID)
-            ?? NativeCoins.denomination(chainID: chainID) ?? .baseUnits
     }
     guard let rpc else {
         guard host.directory.exists, let wallet = try? host.openWallet(),
@@ -25,15 +24,20 @@ func issuerDenomination(
     }
 }
 
+/// `issuerDenomination` of each asset among `assets`, read once per asset.
+func issuerDenominations(
+    of assets: some Sequence<Address>, chainID: UInt64, host: NodeHost, rpc: EthereumRPC
+) async throws -> [Address: Denomination] {
+    var read: [Address: Denomination] = [:]
+    for asset in Set(assets) {
+        read[asset] = try await issuerDenomination(
+            of: asset, chainID: chainID, host: host, rpc: rpc)
+    }
+    return read
+}
+
 /// An amount read from the chain (a 256-bit word) as people read it; past what an amount
 /// holds, the word itself.
 func formatChainAmount(_ wei: Wei, _ units: Denomination) -> String {
     Amount(exactly: wei).map(units.format) ?? "\(wei) base units"
-}
-
-extension Denomination {
-    /// A typed amount, positive, or a usage error naming `option`.
-    func positive(_ text: String, option: String = "--amount") throws(NodeError) -> Amount {
-        try Denominations(nativeCoin: self).parse(text, of: .zero, option: option)
-    }
 }

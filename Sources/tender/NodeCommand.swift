@@ -73,8 +73,8 @@ struct NodeCommand: AsyncParsableCommand {
     ) async throws {
         let clock = host.clock
         let state = NodeState(startedAt: clock.now())
-        let denominations: @Sendable (Wallet) throws(NodeError) -> Denominations = {
-            wallet throws(NodeError) in try host.denominations(for: wallet)
+        let denominations: @Sendable (Wallet) -> Denominations = {
+            host.displayDenominations(for: $0)
         }
         let feed = PaymentFeed(denominations: denominations)
         let metrics = NodeMetrics()

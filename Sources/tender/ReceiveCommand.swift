@@ -112,9 +112,9 @@ struct ReceiveCommand: AsyncParsableCommand {
                 try printJSON(result)
             } else {
                 let again = received.repeated ? " (already accepted; same receipt)" : ""
-                // Accepted already: a registry that cannot be read shows base units.
-                let units = (try? global.host.denominations(for: wallet)) ?? Denominations()
-                let amount = units.format(received.amount, of: received.asset)
+                // Accepted already: only shown, it cannot fail the command now.
+                let amount = global.host.displayDenominations(for: wallet).format(
+                    received.amount, of: received.asset)
                 print(
                     "Received \(amount) in \(received.credited.count) coin(s) from \(received.payer)\(again)"
                 )

@@ -94,10 +94,10 @@ struct VaultShowCommand: AsyncParsableCommand {
                 }
                 print("Vault \(address) on chain \(chainID), block \(read.block):")
                 if rows.isEmpty { print("  no collateral deposited yet") }
+                let units = try await issuerDenominations(
+                    of: rows.map(\.asset), chainID: chainID, host: host, rpc: rpc)
                 for row in rows {
-                    let units = try await issuerDenomination(
-                        of: row.asset, chainID: chainID, host: host, rpc: rpc)
-                    let amount = formatChainAmount(row.amount, units)
+                    let amount = formatChainAmount(row.amount, units[row.asset]!)
                     print(
                         "  issuer \(row.issuer), asset \(row.asset): \(amount), \(lockText(read.lockedUntil[row.issuer]))"
                     )

@@ -14,6 +14,18 @@ public struct ChainEntry: Sendable, Equatable {
 
     public static let defaultConfirmations: UInt64 = 2
 
+    /// The coin `native-symbol` and `native-decimals` configure (decimals 18 unless given);
+    /// nil when neither is.
+    public static func configuredCoin(
+        symbol: String?, decimals: Int?
+    ) throws(AmountTextError) -> Denomination? {
+        guard let symbol else {
+            guard decimals == nil else { throw AmountTextError("decimals given without a symbol") }
+            return nil
+        }
+        return try Denomination(symbol: symbol, decimals: decimals ?? 18)
+    }
+
     public init(
         domain: Domain, endpoints: [String], confirmations: UInt64 = defaultConfirmations,
         rateLimit: Double? = nil, nativeCoin: Denomination? = nil
@@ -72,11 +84,12 @@ public struct ChainRegistry: Sendable, Equatable {
         entries.first { $0.domain == domain }
     }
 
-    /// The chain's own coin as configured: the coin is the chain's, so any vault's entry on
-    /// it may name it, `domain`'s own first.
-    public func nativeCoin(chainID: UInt64, preferring domain: Domain? = nil) -> Denomination? {
+    /// The chain's own coin: as configured (the coin is the chain's, so any vault's entry on
+    /// it may name it, `domain`'s own first), else as Tender knows the chain, else base units.
+    public func nativeCoin(chainID: UInt64, preferring domain: Domain? = nil) -> Denomination {
         domain.flatMap { entry(for: $0)?.nativeCoin }
             ?? entries.lazy.filter { $0.domain.chainID == chainID }.compactMap(\.nativeCoin).first
+            ?? NativeCoins.denomination(chainID: chainID) ?? .baseUnits
     }
 
     /// Adds `entry`, or replaces the one for its domain. Returns whether one was replaced.

@@ -73,18 +73,13 @@ public struct Denomination: Sendable, Hashable, CustomStringConvertible {
                 number = Substring(before.trimmingSpaces)
             }
         }
-        if number.contains(where: { !$0.isASCIIDigit && $0 != "." }),
-            number.first?.isASCIIDigit == true || number.first == "."
-        {
-            throw AmountTextError("'\(text)' is not an amount in \(symbol ?? "base units")")
-        }
         let parts = number.split(separator: ".", omittingEmptySubsequences: false)
-        guard !number.isEmpty, parts.count <= 2,
-            parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
+        guard parts.count <= 2, parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
             parts.contains(where: { !$0.isEmpty })
         else {
             throw AmountTextError(
-                "'\(text)' is not an amount (digits, with a point for a fraction)")
+                "'\(text)' is not an amount in \(symbol ?? "base units") (digits, with a point for a fraction)"
+            )
         }
         let fraction = parts.count == 2 ? parts[1] : ""
         guard fraction.count <= decimals else {
@@ -95,7 +90,7 @@ public struct Denomination: Sendable, Hashable, CustomStringConvertible {
             )
         }
         let digits = parts[0] + fraction + String(repeating: "0", count: decimals - fraction.count)
-        guard let amount = Amount(digits.isEmpty ? "0" : String(digits)) else {
+        guard let amount = Amount(String(digits)) else {
             throw AmountTextError(
                 "'\(text)' is more than an amount can hold (2^128 − 1 base units)")
         }
