@@ -168,9 +168,10 @@ let package = Package(
             name: "NodeLogging",
             dependencies: ["Keystore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
-        // Payments over QR codes: the payment as an animated code, the receipt read by a camera.
+        // Payments over QR codes: the payment as an animated code, the receipt read by a camera;
+        // a payee's camera watching for payments.
         .target(
-            name: "QRTransport", dependencies: ["NodeKit", "QR", "Scanning", "Camera"],
+            name: "QRTransport", dependencies: ["NodeKit", "QR", "Scanning", "Camera", "Tender"],
             swiftSettings: strict),
         .executableTarget(
             name: "tender",
@@ -257,6 +258,7 @@ let package = Package(
             dependencies: [
                 "NodeKit", "NodeHost", "Tender", "Secp256k1", "Settlement", "WalletStore", "Codecs",
                 "TenderTestSupport", "NodeAPI", "Posix", "QR", "PaymentCodes", "NodeLogging",
+                "QRTransport", "Scanning", "Camera",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

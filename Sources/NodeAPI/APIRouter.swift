@@ -38,6 +38,15 @@ public enum APIRouter {
             try RequestCode.png(
                 try issuedRequest(try context.parameters.require("id"), node).request)
         }
+        api.get("receipts/{id}") { _, context in
+            try ReceiptCode.envelope(try context.parameters.require("id"), node)
+        }
+        api.get("receipts/{id}/qr.svg") { _, context in
+            try ReceiptCode.svg(try context.parameters.require("id"), node)
+        }
+        api.get("receipts/{id}/qr.png") { _, context in
+            try ReceiptCode.png(try context.parameters.require("id"), node)
+        }
         api.post("sync") { _, _ in
             await node.syncNow()
             return SyncView(sync: await node.state.sync)

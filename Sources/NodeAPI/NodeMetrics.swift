@@ -6,7 +6,7 @@ import Tender
 
 /// The node's Prometheus series, `tender_`-prefixed (`GET /metrics`, Docs/OPERATIONS.md lists
 /// them). Events are counted as they happen (payments landing, sync passes, Bluetooth
-/// sessions, errors); what the wallets hold is read at each scrape, so a scrape is always the
+/// sessions, camera payments, errors); what the wallets hold is read at each scrape, so a scrape is always the
 /// wallet's truth and nothing is kept twice.
 public final class NodeMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
@@ -26,6 +26,7 @@ public final class NodeMetrics: Sendable {
             descriptor: Self.series(
                 "sync_failures_total", "Sync passes that failed (chain unreachable, RPC errors)."))
         for outcome in ["paid", "failed"] { _ = bluetoothSessions(outcome) }
+        for outcome in ["paid", "refused"] { _ = cameraPayments(outcome) }
         _ = errors("api")
         _ = errors("sync")
     }
@@ -49,6 +50,15 @@ public final class NodeMetrics: Sendable {
     /// The Bluetooth payee service failed (not a session: the service itself).
     public func bluetoothFailed() { errors("bluetooth").increment() }
 
+    /// A payment read by the camera was accepted (`paid`) or refused.
+    public func cameraPaymentEnded(paid: Bool) {
+        cameraPayments(paid ? "paid" : "refused").increment()
+        if !paid { errors("camera").increment() }
+    }
+
+    /// The camera payee could not use its camera (missing, gone, no permission).
+    public func cameraFailed() { errors("camera").increment() }
+
     func apiRequestFailed(status: Int) {
         // 4xx is the caller's doing, still worth watching; both count as API errors.
         errors("api").increment()
@@ -70,10 +80,17 @@ public final class NodeMetrics: Sendable {
             labels: [("outcome", outcome)])
     }
 
+    private func cameraPayments(_ outcome: String) -> Counter {
+        registry.makeCounter(
+            descriptor: Self.series(
+                "camera_payments_total", "Payments the camera payee read, by outcome."),
+            labels: [("outcome", outcome)])
+    }
+
     private func errors(_ source: String) -> Counter {
         registry.makeCounter(
             descriptor: Self.series(
-                "errors_total", "Errors, by where they happened (api, sync, bluetooth)."),
+                "errors_total", "Errors, by where they happened (api, sync, bluetooth, camera)."),
             labels: [("source", source)])
     }
 

@@ -73,6 +73,10 @@ enum PointOfSaleMarkup {
               <dt>Time</dt><dd id="paid-time"></dd>
               <dt>Memo</dt><dd id="paid-memo"></dd>
             </dl>
+            <figure id="receipt-box" class="receipt-box" hidden>
+              <img id="receipt-code" alt="Receipt code: the payer scans it">
+              <figcaption>Paid with a code? Scan your receipt</figcaption>
+            </figure>
             <button id="new-sale" class="primary light" type="button">New sale</button>
           </div>
         </section>

@@ -262,6 +262,24 @@ enum PointOfSaleScript {
             $("paid-memo").textContent = payment.memo || "";
             show("paid");
             chime();
+            showReceipt(sale.requestId);
+          }
+
+          // The signed receipt as a code, for a payer who paid through the camera (a Bluetooth
+          // payer has it already): shown under the sale it belongs to only.
+          async function showReceipt(requestId) {
+            try {
+              const code = await (await api("GET", "/api/receipts/" + requestId + "/qr.svg")).blob();
+              if (!sale || sale.requestId !== requestId || screen() !== "paid") return;
+              const url = URL.createObjectURL(code);
+              sale.receiptURL = url;
+              const image = $("receipt-code");
+              image.src = url;
+              try { await image.decode(); } catch (_) {}
+              $("receipt-box").hidden = false;
+            } catch (error) {
+              if (error.status === 401) askForToken(true);
+            }
           }
 
           function expired() {
@@ -279,6 +297,9 @@ enum PointOfSaleScript {
             endSaleTimers();
             const last = sale;
             if (last) URL.revokeObjectURL(last.codeURL);
+            if (last && last.receiptURL) URL.revokeObjectURL(last.receiptURL);
+            $("receipt-box").hidden = true;
+            $("receipt-code").removeAttribute("src");
             sale = null;
             $("code").removeAttribute("src");
             delete $("sale-screen").dataset.requestId;

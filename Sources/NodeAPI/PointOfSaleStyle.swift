@@ -120,6 +120,9 @@ enum PointOfSaleStyle {
         #paid-title { font-size: clamp(40px, 12vmin, 64px); font-weight: 900; letter-spacing: 0.02em; }
         #paid-amount { --largest: min(80px, 16vmin); }
         .paid-details { display: flex; flex-direction: column; gap: calc(2 * var(--gap)); min-width: 0; }
+        .receipt-box { margin: 0; display: flex; align-items: center; gap: var(--gap); font-weight: 700; }
+        .receipt-box[hidden] { display: none; }
+        .receipt-box img { width: min(38vmin, 220px); aspect-ratio: 1; background: #fff; padding: 6px; border-radius: var(--radius); image-rendering: pixelated; }
         .receipt { display: grid; grid-template-columns: auto 1fr; gap: 8px 16px; margin: 0; font-size: 1.15em; }
         .receipt dt { opacity: 0.85; font-weight: 600; }
         .receipt dd { margin: 0; font-weight: 800; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }

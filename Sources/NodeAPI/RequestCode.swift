@@ -25,7 +25,8 @@ enum RequestCode {
         image(PNG.encode(try matrix(request).rasterize(scale: 8)), type: "image/png")
     }
 
-    private static func image(_ bytes: [UInt8], type: String) -> Response {
+    /// An answer of `type` that is never cached (a code is only good while it is shown).
+    static func image(_ bytes: [UInt8], type: String) -> Response {
         Response(
             status: .ok,
             headers: [

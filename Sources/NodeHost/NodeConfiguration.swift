@@ -23,6 +23,8 @@ public struct NodeConfiguration: Sendable, Equatable {
     public var bluetooth = Switch.auto
     /// The name the Bluetooth payee advertises.
     public var payeeName = "Tender"
+    /// The camera the payee watches for payment codes (`/dev/video0`); none by default.
+    public var camera: String?
     /// swift-log's level names: trace, debug, info, notice, warning, error, critical.
     public var logLevel = "info"
     /// `text` (one line per event) or `json` (one object per line).
@@ -39,7 +41,7 @@ public struct NodeConfiguration: Sendable, Equatable {
     public static let keys: [String: [String]] = [
         "api": ["listen", "token-file"],
         "sync": ["enabled", "interval", "replace-after"],
-        "payee": ["bluetooth", "name"],
+        "payee": ["bluetooth", "name", "camera"],
         "log": ["level", "format"],
     ]
 
@@ -203,6 +205,18 @@ public struct NodeConfiguration: Sendable, Equatable {
             guard (1...29).contains(payeeName.utf8.count) else {
                 throw NodeError(.usage(place("payee.name") + " must be 1…29 bytes"))
             }
+        }
+        if let camera = values["payee.camera"] {
+            let path = try camera.string(place("payee.camera"))
+            // Empty: no camera (an environment override can switch the file's one off).
+            guard path.isEmpty || (path.hasPrefix("/") && !path.contains("\0")) else {
+                throw NodeError(
+                    .usage(
+                        place("payee.camera")
+                            + " must be a device path such as /dev/video0, got '\(path)'"
+                    ))
+            }
+            self.camera = path.isEmpty ? nil : path
         }
         if let format = values["log.format"] {
             logFormat = try format.string(place("log.format"))

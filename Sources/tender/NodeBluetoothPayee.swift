@@ -15,15 +15,8 @@ import Tender
 struct NodeBluetoothPayee: Service {
     let mode: NodeConfiguration.Switch
     let localName: String
-    let host: NodeHost
-    /// The wallet key when the node has unlocked it already (to settle, to pay on its own).
-    let key: PrivateKey?
-    let wallets: @Sendable () throws(NodeError) -> [Wallet]
+    let context: PayeeContext
     let offers: RequestOffers
-    let state: NodeState
-    let feed: PaymentFeed
-    let metrics: NodeMetrics
-    let logger: Logger
     /// How long `auto` waits before looking for an adapter again.
     var lookAgain: Duration = .seconds(30)
 
@@ -40,12 +33,12 @@ struct NodeBluetoothPayee: Service {
                 where mode == .auto
                 && [.adapterNotFound, .bluetoothdNotRunning, .noSystemBus].contains(error.kind)
             {
-                await state.service(Self.name, is: "waiting for an adapter: \(error)")
+                await context.state.service(Self.name, is: "waiting for an adapter: \(error)")
                 try? await cancelWhenGracefulShutdown { try await Task.sleep(for: lookAgain) }
             } catch {
-                await state.service(Self.name, is: "stopped: \(error)")
-                logger.error("bluetooth payee: \(error)")
-                metrics.bluetoothFailed()
+                await context.state.service(Self.name, is: "stopped: \(error)")
+                context.logger.error("bluetooth payee: \(error)")
+                context.metrics.bluetoothFailed()
                 // `auto` keeps the rest of the node up; `on` was asked for, so its loss stops it.
                 if mode == .on { throw error }
                 return
@@ -60,11 +53,13 @@ struct NodeBluetoothPayee: Service {
 
     private func serve(_ bluetooth: BluetoothSession, _ adapter: Adapter) async throws {
         // Unlocked only now if the node has not already: without an adapter it is not needed.
-        let key = try self.key ?? host.keys.walletKey()
+        let (key, home) = try context.keyAndHome()
+        let host = context.host
         let staticKey = try sessionKey(raw: try host.directory.loadOrCreateSessionKey())
-        guard let home = try wallets().first else { throw NodeError(.io("the node has no wallet")) }
         let offered = OfferedRequest()
-        let (state, feed, metrics, logger) = (state, feed, metrics, logger)
+        let (state, feed, metrics, logger) = (
+            context.state, context.feed, context.metrics, context.logger
+        )
         let payee = try NearbyPayee(
             bluetooth: bluetooth, adapter: adapter, staticKey: staticKey, offering: nil,
             localName: localName,

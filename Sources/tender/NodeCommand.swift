@@ -20,7 +20,9 @@ struct NodeCommand: AsyncParsableCommand {
         discussion: """
             One long-running process: the HTTP API on 127.0.0.1:8737 (or --listen, or a Unix \
             socket), every /api/ call authenticated by the bearer token in the data \
-            directory's api-token file (made 0600 on first start); payments announced as \
+            directory's api-token file (made 0600 on first start); the payee over Bluetooth \
+            when an adapter is present and through a camera when [payee] camera names one; \
+            payments announced as \
             Server-Sent Events as they land, however they arrive; the sync loop settling the \
             node's coins every [sync] interval. Settings: node.toml in the data directory \
             (or --config), each key overridable by TENDER_<SECTION>_<KEY>. SIGTERM or SIGINT \
@@ -96,13 +98,20 @@ struct NodeCommand: AsyncParsableCommand {
         let key =
             settings.syncEnabled || !settings.limits.isEmpty ? try host.keys.walletKey() : nil
         let offers = RequestOffers()
+        let payees = PayeeContext(
+            host: host, key: key, wallets: current, state: state, feed: feed, metrics: metrics,
+            logger: logger)
         if settings.bluetooth != .off {
             await state.service(NodeBluetoothPayee.name, is: "looking for an adapter")
             services.append(
                 NodeBluetoothPayee(
-                    mode: settings.bluetooth, localName: settings.payeeName, host: host, key: key,
-                    wallets: current, offers: offers, state: state, feed: feed, metrics: metrics,
-                    logger: logger))
+                    mode: settings.bluetooth, localName: settings.payeeName, context: payees,
+                    offers: offers))
+        }
+        if let camera = settings.camera {
+            await state.service(NodeCameraPayee.name, is: "opening \(camera)")
+            services.append(
+                NodeCameraPayee(device: camera, context: payees))
         }
         if settings.syncEnabled, let key {
             let rpcClient = EthereumRPC.makeHTTPClient()

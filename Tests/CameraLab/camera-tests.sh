@@ -7,7 +7,11 @@
 #     Alice's node records it (payment spent, change spendable) while her loop plays; an
 #     earlier payment's receipt left on Bob's screen is not taken for this one;
 #  3. the camera vanishes mid-scan (vivid's simulated unplug): a clear error, exit 74;
-#  4. a webcam-type camera grants the frame rates asked for (15, 30) and the scan reports them.
+#  4. a webcam-type camera grants the frame rates asked for (15, 30) and the scan reports them;
+#  5. (run before 3) Bob's `tender node` with `[payee] camera`: Alice's `pay --qr` plays into
+#     his camera, the node accepts the payment, serves its receipt (envelope and code) through
+#     the API, Alice's camera reads it off Bob's screen (spent); his camera unplugged, the node
+#     says it waits for the camera and serves on, then stops cleanly on SIGTERM.
 #   TENDER=.build/debug/tender bash Tests/CameraLab/camera-tests.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -38,7 +42,7 @@ bob=$("$tender" address --data-dir "$work/bob")
 
 lab=${CAMERA_LAB_DIR:-$PWD/.camera-lab}
 guest_env="TENDER='$tender' WORK='$work' BOB='$bob' TENDER_PASSPHRASE_FILE='$work/passphrase'"
-CAMERAS=2 SCAN_TIMEOUT=240 \
+CAMERAS=2 SCAN_TIMEOUT=420 CAMERA_LAB_TIMEOUT=540 \
     SCAN_CMD="$guest_env sh '$PWD/Tests/CameraLab/in-guest.sh'" \
     EXPECT="camera-tests: all passed" CAMERA_LAB_DIR=$lab \
     bash Hardware/camera-lab/run.sh >"$work/lab.log" || true

@@ -9,6 +9,35 @@ play() { # play CLIP DEVICE: loop a raw clip into a camera's feed; prints the pl
     v4l2-ctl -d "$2" --stream-out-mmap --stream-from="$1" --stream-loop >/dev/null 2>&1 &
     echo $!
 }
+wait_for() { # wait_for TENTHS COMMAND…: until COMMAND succeeds (0.1 s apart), at most TENTHS tries
+    tries=$1
+    shift
+    until "$@" 2>/dev/null; do
+        [ "$tries" -le 0 ] && return 1
+        sleep 0.1
+        tries=$((tries - 1))
+    done
+}
+alice_pays() { # alice_pays AMOUNT NAME: Alice's pay --qr, her screen $LAB_OUT/NAME.grey, her
+    # camera $CAMERA, output NAME.out and NAME.err; sets $alice to its pid once the screen shows
+    "$TENDER" pay --data-dir "$WORK/alice" --to "$BOB" --amount "$1" --qr --camera "$CAMERA" \
+        --frames-out "$LAB_OUT/$2.grey" --hold 6 --timeout 180 --json \
+        >"$LAB_OUT/$2.out" 2>"$LAB_OUT/$2.err" &
+    alice=$!
+    wait_for 300 test -s "$LAB_OUT/$2.grey"
+}
+alice_reads_receipt() { # alice_reads_receipt SCREEN NAME WHAT: SCREEN plays into Alice's camera
+    # until her pay NAME ends; passes WHAT when it ended with the payment spent
+    to_alice=$(play "$1" "$CAMERA_FEED")
+    wait $alice
+    paid=$?
+    kill "$to_alice"
+    if [ $paid -eq 0 ] && grep -q '"state" : "spent"' "$LAB_OUT/$2.out"; then
+        pass "$3"
+    else
+        fail "$3: Alice's pay ended $paid: $(grep -v '^.\[H' "$LAB_OUT/$2.out" | tail -n 3) $(tail -n 2 "$LAB_OUT/$2.err")"
+    fi
+}
 
 # 1. Scan an animated loop from a real camera, asking for 30 frames/s.
 player=$(play "$WORK/clip.grey" "$CAMERA_FEED")
@@ -26,14 +55,8 @@ else
 fi
 
 # 2. Two-sided: Alice's screen plays into Bob's camera, Bob's into Alice's.
-rm -f "$LAB_OUT/alice-screen.grey"
-"$TENDER" pay --data-dir "$WORK/alice" --to "$BOB" --amount 130 --qr --camera "$CAMERA" \
-    --frames-out "$LAB_OUT/alice-screen.grey" --hold 6 --timeout 120 --json \
-    >"$LAB_OUT/pay.out" 2>"$LAB_OUT/pay.err" &
-alice=$!
-waited=0
-until [ -s "$LAB_OUT/alice-screen.grey" ] || [ $waited -ge 300 ]; do sleep 0.1; waited=$((waited + 1)); done
-to_bob=$(play "$LAB_OUT/alice-screen.grey" "$CAMERA2_FEED")
+alice_pays 130 pay
+to_bob=$(play "$LAB_OUT/pay.grey" "$CAMERA2_FEED")
 "$TENDER" receive --data-dir "$WORK/bob" --camera "$CAMERA2" --timeout 90 --qr \
     --frames-out "$LAB_OUT/bob-screen.grey" --json >"$LAB_OUT/receive.out" 2>"$LAB_OUT/receive.err"
 received=$?
@@ -45,23 +68,15 @@ else
 fi
 # First the receipt of Alice's earlier payment (test 1's), still on Bob's screen.
 stale=$(play "$WORK/old-receipt.grey" "$CAMERA_FEED")
-waited=0
-until grep -q "not this one" "$LAB_OUT/pay.err" 2>/dev/null || [ $waited -ge 300 ]; do sleep 0.1; waited=$((waited + 1)); done
+wait_for 300 grep -q "not this one" "$LAB_OUT/pay.err"
 kill "$stale"
 if grep -q "that receipt is for request .*, not this one" "$LAB_OUT/pay.err" && kill -0 $alice 2>/dev/null; then
     pass "two-sided: an earlier payment's receipt on Bob's screen was not taken for this one"
 else
     fail "two-sided: the stale receipt: $(tail -n 2 "$LAB_OUT/pay.err")"
 fi
-to_alice=$(play "$LAB_OUT/bob-screen.grey" "$CAMERA_FEED")
-wait $alice
-paid=$?
-kill "$to_alice"
-if [ $paid -eq 0 ] && grep -q '"state" : "spent"' "$LAB_OUT/pay.out"; then
-    pass "two-sided: Alice's pay --qr read Bob's receipt from her camera: payment spent"
-else
-    fail "two-sided: Alice's pay ended $paid: $(grep -v '^.\[H' "$LAB_OUT/pay.out" | tail -n 3) $(tail -n 2 "$LAB_OUT/pay.err")"
-fi
+alice_reads_receipt "$LAB_OUT/bob-screen.grey" pay \
+    "two-sided: Alice's pay --qr read Bob's receipt from her camera: payment spent"
 # Alice had 4 coins of 100: test 1 holds one (pending: its receipt was only ever on screen
 # here, not recorded), this payment spent two and its change of 70 is spendable now that the
 # receipt is in: 100 + 70.
@@ -72,11 +87,74 @@ else
     fail "two-sided: Alice's balance: $(tr -d '\n ' <"$LAB_OUT/alice-balance.out")"
 fi
 
+# 5. The node's camera payee (before test 3, which unplugs the first camera): Bob's node
+# watches his camera; Alice's pay --qr plays into it; the node accepts the payment, serves the
+# receipt (the envelope and its code), and Alice's camera reads the receipt off Bob's screen.
+# Then Bob's camera is unplugged: the node says so in its status and serves on.
+printf '[payee]\nbluetooth = "off"\ncamera = "%s"\n' "$CAMERA2" >"$WORK/bob/node.toml"
+sock="$WORK/node.sock"
+"$TENDER" node --data-dir "$WORK/bob" --no-sync --listen "unix:$sock" >"$LAB_OUT/node.log" 2>&1 &
+node=$!
+api() {
+    curl -s --unix-socket "$sock" -H "Authorization: Bearer $(cat "$WORK/bob/api-token" 2>/dev/null)" \
+        "http://node$1"
+}
+scanning() { api /api/status | grep -q "scanning $CAMERA2"; }
+wait_for 600 scanning
+if scanning; then
+    pass "node camera: the node scans its camera ($(grep -o "scanning $CAMERA2.*" "$LAB_OUT/node.log" | head -n 1))"
+else
+    fail "node camera: no scanning status: $(api /api/status) $(tail -n 3 "$LAB_OUT/node.log")"
+fi
+alice_pays 90 pay2
+to_node=$(play "$LAB_OUT/pay2.grey" "$CAMERA2_FEED")
+paid_id() { # the request id of the node's payment of 90, once accepted
+    api /api/payments | python3 -c 'import json, sys
+for payment in json.load(sys.stdin)["incoming"]:
+    if payment["amount"] == "90": print(payment["requestId"])' 2>/dev/null
+}
+accepted() { [ -n "$(paid_id)" ]; }
+wait_for 900 accepted
+kill "$to_node"
+id=$(paid_id)
+if [ -n "$id" ] && grep -q "camera payee: received 90 for request" "$LAB_OUT/node.log"; then
+    pass "node camera: the node read Alice's payment loop from its camera and accepted 90"
+else
+    fail "node camera: no payment of 90: $(api /api/payments) $(tail -n 3 "$LAB_OUT/node.log")"
+fi
+api "/api/receipts/$id" >"$LAB_OUT/node-receipt"
+api "/api/receipts/$id/qr.png" >"$LAB_OUT/node-receipt.png"
+"$TENDER" scan --image "$LAB_OUT/node-receipt.png" --out "$LAB_OUT/node-receipt-scanned" >/dev/null 2>&1
+if [ -s "$LAB_OUT/node-receipt" ] && cmp -s "$LAB_OUT/node-receipt" "$LAB_OUT/node-receipt-scanned"; then
+    pass "node camera: the API serves the receipt, and its code reads back to the same bytes"
+else
+    fail "node camera: the receipt ($(wc -c <"$LAB_OUT/node-receipt") bytes) or its code differ"
+fi
+"$TENDER" show "$LAB_OUT/node-receipt" --frames-out "$LAB_OUT/node-screen.grey" >/dev/null
+alice_reads_receipt "$LAB_OUT/node-screen.grey" pay2 \
+    "node camera: Alice's camera read the node's receipt: payment spent"
+v4l2-ctl -d "$CAMERA2" -c disconnect=1 2>>"$LAB_OUT/node.log"
+camera_gone() { api /api/status | grep -q "waiting for the camera"; }
+wait_for 300 camera_gone
+if camera_gone && kill -0 $node 2>/dev/null &&
+    api /metrics | grep -q 'tender_camera_payments_total{outcome="paid"} 1'; then
+    pass "node camera: unplugged, the node says so ($(api /api/status | grep -o 'waiting for the camera[^"]*' | cut -c 1-70)…) and serves on"
+else
+    fail "node camera: after the unplug: $(api /api/status) $(tail -n 3 "$LAB_OUT/node.log")"
+fi
+kill -TERM $node
+wait $node
+stopped=$?
+if [ $stopped -eq 0 ]; then
+    pass "node camera: the node stopped cleanly"
+else
+    fail "node camera: the node exited $stopped: $(tail -n 3 "$LAB_OUT/node.log")"
+fi
+
 # 3. The camera is unplugged mid-scan (vivid's Disconnect button): a clear error, exit 74.
 "$TENDER" scan --camera "$CAMERA" --timeout 60 >/dev/null 2>"$LAB_OUT/vanish.err" &
 scanner=$!
-waited=0
-until grep -q "^camera $CAMERA" "$LAB_OUT/vanish.err" 2>/dev/null || [ $waited -ge 300 ]; do sleep 0.1; waited=$((waited + 1)); done
+wait_for 300 grep -q "^camera $CAMERA" "$LAB_OUT/vanish.err"
 sleep 1
 v4l2-ctl -d "$CAMERA" -c disconnect=1 2>>"$LAB_OUT/vanish.err"
 wait $scanner

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import NodeAPI
 import NodeKit
+import QR
 import Synchronization
 import Tender
 import TenderTestSupport
@@ -184,6 +185,50 @@ import Testing
                 uri: "/api/sync", method: .post, headers: Self.authorized)
             #expect(sync.status == .ok)
             #expect(syncs.value == 1)
+        }
+    }
+
+    /// The receipt of a payment the node accepted, for a payer who paid through a camera: the
+    /// envelope as stored, and a code (real libqrencode) that real zbar reads back to it.
+    @Test func theReceiptOfAnAcceptedPaymentIsServedAsTheEnvelopeAndAsACode() async throws {
+        let bob = try node.wallet(world.bobKey)
+        let alice = try node.fundedAlice([3000])
+        let (clock, bobAddress, aliceKey, bobKey) = (
+            node.clock, world.bob, world.aliceKey, world.bobKey
+        )
+        let id = node.requestID(7)
+        _ = try await PaymentExchange(wallet: alice, clock: clock).pay(
+            PaymentExchange.Order(
+                payee: bobAddress, amount: 1200, asset: .zero, memo: "", requestID: id),
+            key: aliceKey, via: MemoryTransport(payee: bob, key: bobKey, clock: clock),
+            receiptTimeout: .seconds(5))
+        let stored = try #require(try bob.incomingPayment(id)).receipt
+        let unpaidID = node.requestID(8)
+        try await application(bob).test(.router) { client in
+            let envelope = try await client.execute(
+                uri: "/api/receipts/\(id.hex)", method: .get, headers: Self.authorized)
+            #expect(envelope.status == .ok)
+            #expect(envelope.headers[.contentType] == "application/octet-stream")
+            #expect(Array(buffer: envelope.body) == stored)
+            let png = try await client.execute(
+                uri: "/api/receipts/\(id.hex)/qr.png", method: .get, headers: Self.authorized)
+            #expect(png.headers[.contentType] == "image/png")
+            #expect(QRScanner().scan(try PNG.decode(Array(buffer: png.body))) == [stored])
+            let svg = try await client.execute(
+                uri: "/api/receipts/\(id.hex)/qr.svg", method: .get, headers: Self.authorized)
+            #expect(svg.headers[.contentType] == "image/svg+xml")
+
+            let unpaid = try await client.execute(
+                uri: "/api/receipts/\(unpaidID.hex)", method: .get,
+                headers: Self.authorized)
+            #expect(unpaid.status == .notFound)
+            #expect(String(buffer: unpaid.body).contains("no payment accepted for request"))
+            let malformed = try await client.execute(
+                uri: "/api/receipts/tea/qr.svg", method: .get, headers: Self.authorized)
+            #expect(malformed.status == .badRequest)
+            let anonymous = try await client.execute(
+                uri: "/api/receipts/\(id.hex)", method: .get)
+            #expect(anonymous.status == .unauthorized)
         }
     }
 

@@ -29,6 +29,7 @@ import WalletStore
             [payee]
             bluetooth = "off"
             name = "Ana's stall"
+            camera = "/dev/video2"
             [log]
             level = "debug"
             format = "json"
@@ -37,6 +38,7 @@ import WalletStore
         #expect(settings.tokenFile == "/etc/tender/token")
         #expect(!settings.syncEnabled && settings.syncInterval == 5 && settings.replaceAfter == 60)
         #expect(settings.bluetooth == .off && settings.payeeName == "Ana's stall")
+        #expect(settings.camera == "/dev/video2")
         #expect(settings.logLevel == "debug" && settings.logFormat == "json")
     }
 
@@ -76,7 +78,14 @@ import WalletStore
             environment: [
                 "TENDER_SYNC_INTERVAL": "0.5", "TENDER_API_LISTEN": "[::1]:9000",
                 "TENDER_SYNC_ENABLED": "no", "TENDER_SYNC_REPLACE_AFTER": "30",
+                "TENDER_PAYEE_CAMERA": "/dev/video1",
             ])
+        #expect(settings.camera == "/dev/video1")
+        // Empty switches a configured camera off.
+        let off = try NodeConfiguration.parse(
+            "[payee]\ncamera = \"/dev/video0\"\n", name: "node.toml",
+            environment: ["TENDER_PAYEE_CAMERA": ""])
+        #expect(off.camera == nil)
         #expect(settings.syncInterval == 0.5 && !settings.syncEnabled)
         #expect(settings.listen == .tcp(host: "::1", port: 9000))
         #expect(settings.listen.description == "[::1]:9000")
@@ -97,6 +106,8 @@ import WalletStore
         ("[api]\nlisten = \"127.0.0.1:70000\"", "port 1…65535"),
         ("[api]\nlisten = \"unix:relative.sock\"", "absolute path"),
         ("[payee]\nbluetooth = \"maybe\"", "must be auto, on or off"),
+        ("[payee]\ncamera = \"video0\"", "payee.camera must be a device path such as /dev/video0"),
+        ("[payee]\ncamera = 0", "payee.camera must be a string"),
         ("[log]\nlevel = \"loud\"", "must be one of trace"),
         ("[sync", "is not TOML"),
         ("[limits]\npayee = \"any\"", "limits must be tables, each [[limits]]"),

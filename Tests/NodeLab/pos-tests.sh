@@ -9,7 +9,8 @@
 #     payer offers a payment, Tests/BLELab/scenarios/pay-node.sh) shows "Paying…"; one for
 #     another request changes nothing;
 #  4. Alice pays the code's URI with a file, a `tender receive` beside Bob's node takes it: the
-#     page shows "Paid" with the amount and the payer, pushed by the event stream;
+#     page shows "Paid" with the amount and the payer, pushed by the event stream, and the
+#     receipt's code: read off a screenshot, it makes Alice's payment spent;
 #  5. the node restarted under the page: the stream comes back on its own;
 #  6. a request left to expire reads "Expired", "New sale" returns to the keypad;
 #  7. a wrong token: the page says the node refused it and asks again; no token: it asks once;
@@ -156,7 +157,16 @@ screen_is paid || fail "no paid screen within 10 s: $(drive eval 'document.body.
 [ "$(drive eval "document.getElementById('paid-payer').title")" = "$alice" ] || fail "payer"
 [ "$(drive text '#paid-payer')" = "${alice:0:6}…${alice: -4}" ] || fail "payer: $(drive text '#paid-payer')"
 [ "$(drive text '#paid-memo')" = apples ] || fail "memo: $(drive text '#paid-memo')"
+drive wait "!document.getElementById('receipt-box').hidden && document.getElementById('receipt-code').naturalWidth > 0" \
+    || fail "the receipt's code did not appear"
 drive shot "$work/05-paid.png"
+# Alice's payment went as a file: pending until her receipt, which she scans off Bob's screen.
+t scan --image "$work/05-paid.png" --out "$work/receipt-scanned" >/dev/null 2>&1 \
+    || fail "no receipt code in the paid screenshot"
+cmp -s "$work/receipt-scanned" <(call "$base/api/receipts/$id") || fail "the screen's receipt is not the node's"
+t receipt "$work/receipt-scanned" --data-dir "$work/alice" --json | grep -q '"state" : "spent"' \
+    || fail "Alice's payment is not spent with the receipt from the screen"
+echo "Alice scanned her receipt off the paid screen: payment spent"
 drive tap '#new-sale'
 screen_is keypad || fail "New sale did not return to the keypad"
 [ "$(drive text '#amount')" = "0.00 DEV" ] || fail "the keypad kept $(drive text '#amount')"

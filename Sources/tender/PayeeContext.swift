@@ -1,0 +1,26 @@
+import Logging
+import NodeAPI
+import NodeHost
+import NodeKit
+import Secp256k1
+
+/// What the node's payee services (Bluetooth, camera) share: where payments go, and where
+/// they report what they do.
+struct PayeeContext: Sendable {
+    let host: NodeHost
+    /// The wallet key when the node has unlocked it already (to settle, to pay on its own).
+    let key: PrivateKey?
+    let wallets: @Sendable () throws(NodeError) -> [Wallet]
+    let state: NodeState
+    let feed: PaymentFeed
+    let metrics: NodeMetrics
+    let logger: Logger
+
+    /// The wallet key, unlocked now if the node has not already (a payee without its device
+    /// never needs it), and the home wallet, which takes the payments.
+    func keyAndHome() throws -> (key: PrivateKey, home: Wallet) {
+        let key = try self.key ?? host.keys.walletKey()
+        guard let home = try wallets().first else { throw NodeError(.io("the node has no wallet")) }
+        return (key, home)
+    }
+}
