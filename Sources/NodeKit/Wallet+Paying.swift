@@ -29,13 +29,24 @@ extension Wallet {
             throw NodeError(.usage("the zero address cannot be paid: it belongs to no one"))
         }
         // Coins are chosen in a read and reserved in the write that records the payment:
-        // another payment may take a chosen coin in between. Choosing again is then all it
-        // takes (a few times: each try sees what the others reserved).
+        // another payment may take a chosen coin in between, or hand its change over between
+        // the read that found no coin and the one that says why. Choosing again is then all
+        // it takes (a few times: each try sees what the others reserved).
         var attempt = 0
         while true {
-            let (plan, envelope) = try plan(
+            let planned = try plan(
                 to: payee, amount: amount, asset: asset, memo: memo, requestID: requestID,
                 request: request, key: key, now: now)
+            guard case .planned(let plan, let envelope) = planned else {
+                guard attempt < 3 else {
+                    throw NodeError(
+                        .busy(
+                            "the coins kept changing while this payment chose them (other payments being made now); try again"
+                        ))
+                }
+                attempt += 1
+                continue
+            }
             do {
                 try store.preparePayment(plan, envelope: envelope, within: spendingLimits, now: now)
                 return PreparedPayment(plan: plan, envelope: envelope)
@@ -47,11 +58,17 @@ extension Wallet {
         }
     }
 
+    /// A plan, or none because coins came free while they were being chosen.
+    private enum Planned {
+        case planned(PaymentPlan, [UInt8])
+        case coinsChanged
+    }
+
     /// The payment signed over coins chosen now, checked as the payee will check it.
     private func plan(
         to payee: Address, amount: Amount, asset: Address, memo: String, requestID: Bytes32,
         request: PaymentRequest?, key: PrivateKey, now: UInt64
-    ) throws(NodeError) -> (PaymentPlan, [UInt8]) {
+    ) throws(NodeError) -> Planned {
         let candidates = try storing {
             try store.candidateCoins(
                 owner: address, asset: asset, amount: amount, now: now,
@@ -64,8 +81,11 @@ extension Wallet {
                 requestID: requestID, payee: payee, amount: amount, asset: asset, memo: memo,
                 from: candidates, key: key, now: now)
         } catch {
-            if case .insufficientFunds(let requested, _, _, _, _) = error.kind {
-                throw try cannotPay(requested, asset: asset, now: now)
+            if case .insufficientFunds(let requested, _, _, _, _, _) = error.kind {
+                guard let why = try cannotPay(requested, asset: asset, now: now) else {
+                    return .coinsChanged
+                }
+                throw why
             }
             throw NodeError(.rejected(error))
         }
@@ -84,7 +104,7 @@ extension Wallet {
                     "the payee would refuse this payment (\(error)); nothing was spent. A shorter memo, or a smaller amount (fewer coins), may help"
                 ))
         }
-        return (plan, envelope)
+        return .planned(plan, envelope)
     }
 
     /// What counts against each spending limit now.
@@ -106,10 +126,22 @@ extension Wallet {
 
     /// Why the wallet cannot pay `requested` now, from one reading of its balance: busy when
     /// enough coins are only reserved by a payment not yet handed over (another command making
-    /// one right now, most likely), else "insufficient funds" with what it holds and why.
+    /// one right now, most likely), else "insufficient funds" with what it holds and why; nil
+    /// when the coins it could choose now cover it (another payment's change came free since
+    /// the coins were chosen: choose again).
     private func cannotPay(
         _ requested: Amount, asset: Address, now: UInt64
-    ) throws(NodeError) -> NodeError {
+    ) throws(NodeError) -> NodeError? {
+        // Every coin a payment could take now (asking for the most there is lists them all).
+        let usable = try storing {
+            try store.candidateCoins(
+                owner: address, asset: asset, amount: .max, now: now,
+                minimumLifetime: limits.minimumCoinLifetime, limits: limits)
+        }.reduce(Amount(0)) { sum, coin in
+            let (next, overflow) = sum.addingReportingOverflow(coin.coin.amount)
+            return overflow ? .max : next
+        }
+        if usable >= requested { return nil }
         let balance = try balances(now: now)[asset] ?? Balance()
         let (total, overflow) = balance.spendable.addingReportingOverflow(balance.reserved)
         if balance.reserved > 0, overflow || total >= requested {
@@ -118,11 +150,13 @@ extension Wallet {
                     "\(balance.reserved) of the coins are reserved by a payment not yet handed over (another command making one now, or one left prepared: `tender payments list`); try again"
                 ))
         }
+        // Spendable in the balance, yet no payment may take it: coins passed on too often.
+        let tooDeep = balance.spendable > usable ? balance.spendable - usable : 0
         return .rejected(
             .insufficientFunds(
-                requested: requested, available: balance.spendable,
+                requested: requested, available: usable,
                 pending: balance.pending + balance.inDoubt, expiring: balance.expiring,
-                expired: balance.expired))
+                expired: balance.expired, tooDeep: tooDeep))
     }
 
     /// The payment may now reach the payee: it can no longer be cancelled, its inputs are

@@ -223,4 +223,34 @@ final class Deliveries: Sendable {
             to: world.bob, amount: 5, asset: .zero, requestID: ids[1],
             key: world.aliceKey, now: node.clock.now())
     }
+
+    /// Change passed on as often as a coin may be offline still counts as spendable in the
+    /// balance, but no payment can take it: the refusal says so and how to free it, instead
+    /// of "spendable 92" beside "insufficient funds".
+    @Test func changeTooDeepToPayOfflineIsNamedInTheRefusal() throws {
+        let alice = try node.fundedAlice([100])
+        let world = node.world
+        let maxHops = VerificationLimits.standard.maxHops
+        for payment in 1...maxHops {
+            let prepared = try alice.preparePayment(
+                to: world.bob, amount: 1, asset: .zero, requestID: node.requestID(UInt8(payment)),
+                key: world.aliceKey, now: node.clock.now())
+            try alice.handedOver(prepared.requestID, now: node.clock.now())
+        }
+        let left = Amount(100 - maxHops)
+        #expect(try alice.balances(now: node.clock.now())[.zero]?.spendable == left)
+        do {
+            _ = try alice.preparePayment(
+                to: world.bob, amount: 1, asset: .zero, requestID: node.requestID(0xFF),
+                key: world.aliceKey, now: node.clock.now())
+            Issue.record("paid with a coin past the hop cap")
+        } catch {
+            #expect(error.code == "insufficient-funds")
+            #expect(error.description.contains("need 1, spendable 0"))
+            #expect(
+                error.description.contains(
+                    "\(left) in coins passed on as many times as a coin may be offline: `tender sync` settles them"
+                ))
+        }
+    }
 }

@@ -48,7 +48,7 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         /// Not enough spendable coins; what else the wallet holds, and why it cannot pay with it.
         case insufficientFunds(
             requested: Amount, available: Amount, pending: Amount = 0, expiring: Amount = 0,
-            expired: Amount = 0)
+            expired: Amount = 0, tooDeep: Amount = 0)
         case invalidEvidence(String)
     }
 
@@ -148,17 +148,25 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
             "request \(id.short) expired at \(UTCTime.format(expiry)) (now \(UTCTime.format(now)))"
         case .invalidTransition(let state, let event): "cannot \(event) a payment that is \(state)"
         case .insufficientFunds(
-            let requested, let available, let pending, let expiring, let expired):
+            let requested, let available, let pending, let expiring, let expired, let tooDeep):
             "insufficient funds: need \(requested), spendable \(available)"
-                + insufficientFundsDetail(pending: pending, expiring: expiring, expired: expired)
+                + insufficientFundsDetail(
+                    pending: pending, expiring: expiring, expired: expired, tooDeep: tooDeep)
         case .invalidEvidence(let why): "invalid double-spend evidence: \(why)"
         }
     }
 }
 
 /// Why held coins are not spendable, for the "insufficient funds" message.
-private func insufficientFundsDetail(pending: Amount, expiring: Amount, expired: Amount) -> String {
+private func insufficientFundsDetail(
+    pending: Amount, expiring: Amount, expired: Amount, tooDeep: Amount
+) -> String {
     var reasons: [String] = []
+    if tooDeep > 0 {
+        reasons.append(
+            "\(tooDeep) in coins passed on as many times as a coin may be offline: `tender sync` settles them, then they can be paid"
+        )
+    }
     if pending > 0 { reasons.append("\(pending) paid out and awaiting receipts") }
     if expiring > 0 {
         reasons.append("\(expiring) expiring too soon to pay with (it can still be settled)")
