@@ -46,22 +46,28 @@ issuer=$("$tender" issuer address --data-dir issuer)
 "$python" "$root/Rigs/dev-chain/fund.py" --url "$rpc" "$issuer"
 vault=$("$tender" vault deploy --data-dir issuer --rpc "$rpc" --json | json '["vault"]')
 echo "vault deployed at $vault"
-step "$tender" issuer deposit --data-dir issuer --rpc "$rpc" --vault "$vault" --amount 1000000 --lock-for 3456000
+# A development chain's coin has no name until given: this one's is ether, 18 decimals, and
+# every amount below is typed and shown in it (the wire, files and --json keep wei).
+step "$tender" chain add --data-dir issuer --id 31337 --vault "$vault" --rpc "$rpc" \
+    --native-symbol ETH --native-decimals 18
+step "$tender" issuer deposit --data-dir issuer --rpc "$rpc" --vault "$vault" --amount 5 --lock-for 3456000
 for name in alice bob carol; do
     step "$tender" init --data-dir "$name" --scrypt-n 16384 --chain-id 31337 --vault "$vault"
     "$tender" trust add "$issuer" --data-dir "$name" >/dev/null
+    "$tender" chain add --data-dir "$name" --id 31337 --vault "$vault" --rpc "$rpc" \
+        --confirmations 1 --native-symbol ETH --native-decimals 18 >/dev/null
 done
 alice=$("$tender" address --data-dir alice)
 bob=$("$tender" address --data-dir bob)
 carol=$("$tender" address --data-dir carol)
 step "$tender" issuer issue --data-dir issuer --rpc "$rpc" --vault "$vault" --chain-id 31337 \
-    --to "$alice" --amount 500 --count 4 --out notes.tender
+    --to "$alice" --amount 0.5 --count 4 --out notes.tender
 step "$tender" receive notes.tender --data-dir alice
 step "$tender" balance --data-dir alice
 
 say "Bob's node: the API, the event stream, the sync loop"
 "$python" "$root/Rigs/dev-chain/fund.py" --url "$rpc" "$bob" >/dev/null # gas for settling
-step "$tender" chain add --data-dir bob --id 31337 --vault "$vault" --rpc "$rpc" --confirmations 1
+step "$tender" chain list --data-dir bob
 TENDER_SYNC_INTERVAL=2 "$tender" node --data-dir bob --listen "127.0.0.1:$api" 2>node.log &
 node_pid=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$api/healthz" >/dev/null && break; sleep 0.1; done
@@ -69,8 +75,9 @@ echo "tender node serving on 127.0.0.1:$api (point of sale: http://127.0.0.1:$ap
 call -N "http://127.0.0.1:$api/api/events" >events.txt &
 
 say "A sale over QR codes: Bob's request on screen, Alice's payment back as an animated code"
-printf '\n\033[1m$ %s\033[0m\n' "curl -X POST /api/requests {\"amount\": \"1250\", \"memo\": \"market stall\"}"
-request=$(call -X POST -d '{"amount": "1250", "memo": "market stall"}' "http://127.0.0.1:$api/api/requests")
+# The API takes base units (wei: 0.0125 ETH), as the point-of-sale page sends them.
+printf '\n\033[1m$ %s\033[0m\n' "curl -X POST /api/requests {\"amount\": \"12500000000000000\", \"memo\": \"market stall\"}"
+request=$(call -X POST -d '{"amount": "12500000000000000", "memo": "market stall"}' "http://127.0.0.1:$api/api/requests")
 echo "$request"
 id=$(echo "$request" | json '["requestId"]')
 call -o request.png "http://127.0.0.1:$api/api/requests/$id/qr.png"
@@ -96,13 +103,13 @@ unsettled() {
 for _ in $(seq 60); do [ "$(unsettled)" = 0 ] && break; sleep 1; done
 grep "sync:" node.log | sed 's/^[^ ]* //' | head -8
 "$python" "$root/Tests/ChainLab/check.py" --url "$rpc" --vault "$vault" --issuer "$issuer" \
-    --deposit 1000000 --paid "$bob=1250" --coins 1
+    --deposit 5000000000000000000 --paid "$bob=12500000000000000" --coins 1
 step "$tender" balance --data-dir bob
 
 say "A double spend: Alice's wallet copied, the same coin paid to Carol twice"
 cp -r alice alice-copy
-step "$tender" pay --data-dir alice-copy --to "$carol" --amount 120 --out second.tender
-step "$tender" pay --data-dir alice --to "$carol" --amount 100 --out first.tender
+step "$tender" pay --data-dir alice-copy --to "$carol" --amount 0.12 --out second.tender
+step "$tender" pay --data-dir alice --to "$carol" --amount 0.1 --out first.tender
 step "$tender" receive first.tender --data-dir carol
 echo "(the second payment spends the same change coin: Carol must refuse it)"
 if "$tender" receive second.tender --data-dir carol; then

@@ -10,8 +10,14 @@ extension NodeHost {
         try ChainRegistryFile.load(directory.chains)
     }
 
+    /// Into a wallet's folder, or an issuer's (its amounts read in the chain's coin too).
     public func saveChainRegistry(_ registry: ChainRegistry) throws(NodeError) {
-        guard directory.exists else { throw directory.noWallet }
+        var isFolder: ObjCBool = false
+        guard
+            directory.exists
+                || (FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder)
+                    && isFolder.boolValue)
+        else { throw directory.noWallet }
         try ChainRegistryFile.save(registry, to: directory.chains)
     }
 

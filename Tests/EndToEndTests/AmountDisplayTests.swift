@@ -96,5 +96,22 @@ import Testing
         ])
         #expect(refused.status == 64 && refused.stderr.contains("printable"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: cli.path("mainnet/chains.toml")))
+
+        // An issuer's folder has no wallet, and names a development chain's coin all the same.
+        try cli.ok([
+            "chain", "add", "--data-dir", cli.path("issuer"), "--id", "31337", "--vault",
+            Self.vault, "--rpc", "http://127.0.0.1:9", "--native-symbol", "DEV",
+            "--native-decimals", "2",
+        ])
+        let dev = try cli.ok([
+            "issuer", "issue", "--data-dir", cli.path("issuer"), "--chain-id", "31337", "--vault",
+            Self.vault, "--to", me, "--amount", "1.50", "--out", cli.path("dev-notes"), "--json",
+        ])
+        #expect(dev.json["total"] as? String == "150")
+        let nowhere = try cli.run([
+            "chain", "add", "--data-dir", cli.path("nowhere"), "--id", "31337", "--vault",
+            Self.vault, "--rpc", "http://127.0.0.1:9",
+        ])
+        #expect(nowhere.status == 66 && nowhere.stderr.contains("no wallet at"))
     }
 }
