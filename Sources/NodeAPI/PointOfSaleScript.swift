@@ -276,6 +276,8 @@ enum PointOfSaleScript {
               const image = $("receipt-code");
               image.src = url;
               try { await image.decode(); } catch (_) {}
+              // A new sale may have begun while the code was drawn.
+              if (!sale || sale.requestId !== requestId || screen() !== "paid") return;
               $("receipt-box").hidden = false;
             } catch (error) {
               if (error.status === 401) askForToken(true);

@@ -20,16 +20,15 @@ enum ReceiptCode {
     }
 
     static func envelope(_ id: String, _ node: NodeAPIContext) throws -> Response {
-        RequestCode.image(try receipt(id, node), type: "application/octet-stream")
+        CodeResponse.bytes(try receipt(id, node), type: "application/octet-stream")
     }
 
     static func svg(_ id: String, _ node: NodeAPIContext) throws -> Response {
-        RequestCode.image(Array(try matrix(receipt(id, node)).svg().utf8), type: "image/svg+xml")
+        CodeResponse.svg(try matrix(receipt(id, node)))
     }
 
     static func png(_ id: String, _ node: NodeAPIContext) throws -> Response {
-        RequestCode.image(
-            PNG.encode(try matrix(receipt(id, node)).rasterize(scale: 8)), type: "image/png")
+        CodeResponse.png(try matrix(receipt(id, node)))
     }
 
     private static func matrix(_ receipt: [UInt8]) throws -> QRMatrix {

@@ -16,22 +16,11 @@ enum RequestCode {
         }
     }
 
-    /// SVG scales to any screen without blur: the point-of-sale page shows this one.
     static func svg(_ request: PaymentRequest) throws -> Response {
-        image(Array(try matrix(request).svg().utf8), type: "image/svg+xml")
+        CodeResponse.svg(try matrix(request))
     }
 
     static func png(_ request: PaymentRequest) throws -> Response {
-        image(PNG.encode(try matrix(request).rasterize(scale: 8)), type: "image/png")
-    }
-
-    /// An answer of `type` that is never cached (a code is only good while it is shown).
-    static func image(_ bytes: [UInt8], type: String) -> Response {
-        Response(
-            status: .ok,
-            headers: [
-                .contentType: type, .cacheControl: "no-store", .xContentTypeOptions: "nosniff",
-            ],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        CodeResponse.png(try matrix(request))
     }
 }

@@ -12,11 +12,7 @@ extension NodeHost {
 
     /// Into a wallet's folder, or an issuer's (its amounts read in the chain's coin too).
     public func saveChainRegistry(_ registry: ChainRegistry) throws(NodeError) {
-        var isFolder: ObjCBool = false
-        guard
-            directory.exists
-                || (FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder)
-                    && isFolder.boolValue)
+        guard directory.exists || FileManager.default.fileExists(atPath: directory.issuerKey)
         else { throw directory.noWallet }
         try ChainRegistryFile.save(registry, to: directory.chains)
     }

@@ -143,7 +143,9 @@ extension Wallet {
         }
         if usable >= requested { return nil }
         let balance = try balances(now: now)[asset] ?? Balance()
-        let (total, overflow) = balance.spendable.addingReportingOverflow(balance.reserved)
+        // Reserved coins come free when their payment is cancelled or handed over (its change);
+        // coins passed on too often do not, however long one waits.
+        let (total, overflow) = usable.addingReportingOverflow(balance.reserved)
         if balance.reserved > 0, overflow || total >= requested {
             return NodeError(
                 .busy(

@@ -54,6 +54,9 @@ public actor CameraPaymentSource: PaymentSource {
         self.events = events
     }
 
+    // A source dropped without `finish` must not leave its thread scanning with the camera.
+    deinit { stopped?.stop() }
+
     /// A V4L2 camera at `device` (e.g. `/dev/video0`), at the size and rate it offers first.
     public static func webcam(_ device: String) -> Opener {
         { () throws(CameraError) in
@@ -107,7 +110,10 @@ public actor CameraPaymentSource: PaymentSource {
             do {
                 try Self.scan(
                     open, until: stop, repeatAfter: repeatAfter, events: events,
-                    pass: { paying.yield($0) })
+                    pass: { payload in
+                        if case .enqueued = paying.yield(payload) { return true }
+                        return false
+                    })
                 paying.finish()
             } catch {
                 paying.finish(throwing: error)
@@ -120,7 +126,7 @@ public actor CameraPaymentSource: PaymentSource {
     /// The scanning thread's loop: frames in, payment envelopes out.
     private static func scan(
         _ open: Opener, until stop: ScanStop, repeatAfter: Duration,
-        events: (Event) -> Void, pass: ([UInt8]) -> Void
+        events: (Event) -> Void, pass: ([UInt8]) -> Bool
     ) throws(CameraError) {
         let (reader, description) = try open()
         events(.opened(description))
@@ -138,7 +144,8 @@ public actor CameraPaymentSource: PaymentSource {
                     case .payment(let requestID):
                         guard passed.admit(bytes, now: .now) else { continue }
                         events(.offered(requestID: requestID))
-                        pass(bytes)
+                        // Not taken (the exchange is behind): read it again when next seen.
+                        if !pass(bytes) { passed.forget(bytes) }
                     case .notAPayment(let why):
                         events(.skipped(why))
                     }
@@ -186,6 +193,8 @@ struct RecentPayloads {
         passed.append((payload, now))
         return true
     }
+
+    mutating func forget(_ payload: [UInt8]) { passed.removeAll { $0.payload == payload } }
 }
 
 /// Tells the scanning thread to stop; it looks between frames.

@@ -40,7 +40,9 @@ struct NodeBluetoothPayee: Service {
                 context.logger.error("bluetooth payee: \(error)")
                 context.metrics.bluetoothFailed()
                 // `auto` keeps the rest of the node up; `on` was asked for, so its loss stops it.
+                // A service that returns would stop the node too: this one waits for the end.
                 if mode == .on { throw error }
+                try? await gracefulShutdown()
                 return
             }
         }

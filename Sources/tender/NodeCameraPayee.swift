@@ -5,6 +5,7 @@ import NodeKit
 import QRTransport
 import Secp256k1
 import ServiceLifecycle
+import Synchronization
 import Tender
 
 /// The node's payee through a camera (`[payee] camera`): payment codes the payer shows (one
@@ -28,19 +29,21 @@ struct NodeCameraPayee: Service {
             await state.service(Self.name, is: "stopped: \(error)")
             logger.error("camera payee: \(error)")
             metrics.cameraFailed()
+            // Returning would stop the whole node (its services end together): wait instead.
+            try? await gracefulShutdown()
             return
         }
         var lastProblem: String?
+        let scanning = CameraOpen()
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
-                try await serve(home, key: key)
+                try await serve(home, key: key, scanning: scanning)
                 break
             } catch {
                 // Said once per problem: a camera left unplugged is not a log flood; said
                 // again when it comes back after the camera had worked.
                 let problem = "\(error)"
-                let wasScanning =
-                    await state.services[Self.name]?.hasPrefix("scanning") ?? false
+                let wasScanning = scanning.close()
                 if problem != lastProblem || wasScanning {
                     logger.warning("camera payee: \(problem); looking again every \(lookAgain)")
                     metrics.cameraFailed()
@@ -53,8 +56,9 @@ struct NodeCameraPayee: Service {
         await state.service(Self.name, is: "stopped")
     }
 
-    /// Takes payments until the node stops (returns) or the camera fails (throws).
-    private func serve(_ home: Wallet, key: PrivateKey) async throws {
+    /// Takes payments until the node stops (returns) or the camera fails (throws); `scanning`
+    /// is set once the camera is open (and cleared by `run` when it fails).
+    private func serve(_ home: Wallet, key: PrivateKey, scanning: CameraOpen) async throws {
         let (state, feed, metrics, logger) = (
             context.state, context.feed, context.metrics, context.logger
         )
@@ -62,7 +66,12 @@ struct NodeCameraPayee: Service {
             switch event {
             case .opened(let camera):
                 logger.info("camera payee: scanning \(camera)")
-                Task { await state.service(Self.name, is: "scanning \(camera)") }
+                scanning.opened()
+                // Said only while it is still true: a camera that failed at once says so.
+                Task {
+                    guard scanning.isOpen else { return }
+                    await state.service(Self.name, is: "scanning \(camera)")
+                }
             case .offered(let requestID):
                 Task { await feed.paying(requestID) }
             case .skipped(let why):
@@ -94,4 +103,16 @@ struct NodeCameraPayee: Service {
             Task { await source.finish() }
         }
     }
+}
+
+/// Whether the camera is open now: set by the scanning thread's event, cleared by `run` when
+/// the camera fails (a status that arrives late then says nothing).
+private final class CameraOpen: Sendable {
+    private let open = Atomic<Bool>(false)
+
+    func opened() { open.store(true, ordering: .sequentiallyConsistent) }
+    var isOpen: Bool { open.load(ordering: .sequentiallyConsistent) }
+
+    /// Whether it was open; closed from now on.
+    func close() -> Bool { open.exchange(false, ordering: .sequentiallyConsistent) }
 }

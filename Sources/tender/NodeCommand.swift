@@ -93,10 +93,11 @@ struct NodeCommand: AsyncParsableCommand {
         ]
         var loop: SettlementLoop?
         var client: HTTPClient?
-        // The key is unlocked only when the node needs it: to settle, or to pay on its own
-        // (the Bluetooth payee unlocks it once it finds an adapter, if not already).
-        let key =
-            settings.syncEnabled || !settings.limits.isEmpty ? try host.keys.walletKey() : nil
+        // The key is unlocked only when the node needs it: to settle, to pay on its own, to
+        // take payments through a camera (the Bluetooth payee unlocks it once it finds an
+        // adapter, if not already).
+        let needsKey = settings.syncEnabled || !settings.limits.isEmpty || settings.camera != nil
+        let key = needsKey ? try host.keys.walletKey() : nil
         let offers = RequestOffers()
         let payees = PayeeContext(
             host: host, key: key, wallets: current, state: state, feed: feed, metrics: metrics,

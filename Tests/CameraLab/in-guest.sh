@@ -143,6 +143,8 @@ else
     fail "node camera: after the unplug: $(api /api/status) $(tail -n 3 "$LAB_OUT/node.log")"
 fi
 kill -TERM $node
+node_gone() { ! kill -0 $node; }
+wait_for 150 node_gone || kill -KILL $node
 wait $node
 stopped=$?
 if [ $stopped -eq 0 ]; then

@@ -108,10 +108,14 @@ import Testing
             Self.vault, "--to", me, "--amount", "1.50", "--out", cli.path("dev-notes"), "--json",
         ])
         #expect(dev.json["total"] as? String == "150")
-        let nowhere = try cli.run([
-            "chain", "add", "--data-dir", cli.path("nowhere"), "--id", "31337", "--vault",
+        // A folder that is neither a wallet's nor an issuer's is not written into.
+        try FileManager.default.createDirectory(
+            atPath: cli.path("plain"), withIntermediateDirectories: false)
+        let plain = try cli.run([
+            "chain", "add", "--data-dir", cli.path("plain"), "--id", "31337", "--vault",
             Self.vault, "--rpc", "http://127.0.0.1:9",
         ])
-        #expect(nowhere.status == 66 && nowhere.stderr.contains("no wallet at"))
+        #expect(plain.status == 66 && plain.stderr.contains("no wallet at"))
+        #expect(!FileManager.default.fileExists(atPath: cli.path("plain/chains.toml")))
     }
 }

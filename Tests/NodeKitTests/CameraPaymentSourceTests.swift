@@ -29,7 +29,8 @@ import Testing
         let camera = PlayedCamera(screen)
         let events = Events()
         let source = CameraPaymentSource(opening: camera.opener) { events.append($0) }
-        let deliveries = try await takePayments(into: bob, from: source, until: camera)
+        let deliveries = try await takePayments(
+            into: bob, from: source, until: camera, expecting: 2)
 
         #expect(deliveries == ["bad-payment-signature", "accepted"])
         #expect(try bob.incomingPayment(node.requestID(1))?.amount == 60)
@@ -45,7 +46,8 @@ import Testing
         let (good, _) = paymentAndForgery(id: 1)
         let camera = PlayedCamera(try frames(of: good) + blank() + (try frames(of: good)))
         let source = CameraPaymentSource(opening: camera.opener, repeatAfter: .zero)
-        let deliveries = try await takePayments(into: bob, from: source, until: camera)
+        let deliveries = try await takePayments(
+            into: bob, from: source, until: camera, expecting: 2)
         #expect(deliveries == ["accepted", "repeated"])
         #expect(try bob.incomingPayments().count == 1)
     }
@@ -112,10 +114,12 @@ import Testing
         [GreyImage(width: 640, height: 480, pixels: [UInt8](repeating: 255, count: 640 * 480))]
     }
 
-    /// Runs the payee's exchange on `source` until the camera has played every frame, then
-    /// stops it as the node does at shutdown; the outcomes in order.
+    /// Runs the payee's exchange on `source` until the camera has played every frame and
+    /// `expecting` outcomes came (or 20 s passed), then a moment more for any outcome too
+    /// many, then stops it as the node does at shutdown; the outcomes in order.
     private func takePayments(
-        into wallet: Wallet, from source: CameraPaymentSource, until camera: PlayedCamera
+        into wallet: Wallet, from source: CameraPaymentSource, until camera: PlayedCamera,
+        expecting count: Int
     ) async throws -> [String] {
         let deliveries = Deliveries()
         let exchange = PaymentExchange(wallet: wallet, clock: node.clock)
@@ -125,8 +129,10 @@ import Testing
                 deliveries.append($0)
             }
         }
-        while !camera.playedAll { try await Task.sleep(for: .milliseconds(20)) }
-        // The last frames' payload may still be on its way through the exchange.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !camera.playedAll || deliveries.items.count < count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         try await Task.sleep(for: .milliseconds(200))
         await source.finish()
         try await payee.value

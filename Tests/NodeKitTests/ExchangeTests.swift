@@ -253,4 +253,34 @@ final class Deliveries: Sendable {
                 ))
         }
     }
+
+    /// Beside coins passed on too often, a payment being made holds the only other coin: a
+    /// payment that coin could cover is busy (it comes free), a larger one is insufficient
+    /// (waiting would not help: the deep change never comes free offline).
+    @Test func reservedCoinsBesideTooDeepChangeAreBusyOnlyWhenTheyCouldCover() throws {
+        let alice = try node.fundedAlice([100, 50])
+        let world = node.world
+        for payment in 1...VerificationLimits.standard.maxHops {
+            // The smallest coin that covers 1 is the 50's change each time.
+            let prepared = try alice.preparePayment(
+                to: world.bob, amount: 1, asset: .zero, requestID: node.requestID(UInt8(payment)),
+                key: world.aliceKey, now: node.clock.now())
+            try alice.handedOver(prepared.requestID, now: node.clock.now())
+        }
+        _ = try alice.preparePayment(
+            to: world.bob, amount: 1, asset: .zero, requestID: node.requestID(0xF0),
+            key: world.aliceKey, now: node.clock.now())
+        func refusal(_ amount: Amount, _ id: UInt8) -> NodeError? {
+            do {
+                _ = try alice.preparePayment(
+                    to: world.bob, amount: amount, asset: .zero, requestID: node.requestID(id),
+                    key: world.aliceKey, now: node.clock.now())
+                return nil
+            } catch { return error }
+        }
+        #expect(refusal(30, 0xF1)?.code == "busy")
+        let tooMuch = refusal(120, 0xF2)
+        #expect(tooMuch?.code == "insufficient-funds", "\(String(describing: tooMuch))")
+        #expect(tooMuch?.description.contains("42 in coins passed on") == true)
+    }
 }
