@@ -171,7 +171,8 @@ let package = Package(
         // Payments over QR codes: the payment as an animated code, the receipt read by a camera;
         // a payee's camera watching for payments.
         .target(
-            name: "QRTransport", dependencies: ["NodeKit", "QR", "Scanning", "Camera", "Tender"],
+            name: "QRTransport",
+            dependencies: ["NodeKit", "QR", "Scanning", "Camera", "Tender", "PaymentCodes"],
             swiftSettings: strict),
         .executableTarget(
             name: "tender",

@@ -1,5 +1,6 @@
 import CV4L2
 import CZBar
+import Foundation
 import Glibc
 import Posix
 import QR
@@ -102,6 +103,12 @@ public final class Webcam {
     deinit {
         zbar_video_enable(video, 0)
         zbar_video_destroy(video)
+    }
+
+    /// `/dev/video0: 640x480 at 30.00 frames/s`: what was opened, as logs and notes say it.
+    public var summary: String {
+        let rate = frameRate.map { String(format: " at %.2f frames/s", $0) } ?? ""
+        return "\(device): \(width)x\(height)\(rate)"
     }
 
     public var width: Int { Int(zbar_video_get_width(video)) }

@@ -124,23 +124,21 @@ extension Wallet {
         }.count
     }
 
-    /// Why the wallet cannot pay `requested` now, from one reading of its balance: busy when
-    /// enough coins are only reserved by a payment not yet handed over (another command making
-    /// one right now, most likely), else "insufficient funds" with what it holds and why; nil
-    /// when the coins it could choose now cover it (another payment's change came free since
-    /// the coins were chosen: choose again).
+    /// Why the wallet cannot pay `requested` now, from the coins it could take and its
+    /// balance: busy when enough coins are only reserved by a payment not yet handed over
+    /// (another command making one right now, most likely), else "insufficient funds" with
+    /// what it holds and why; nil when the coins it could choose now cover it (another
+    /// payment's change came free since the coins were chosen: choose again).
     private func cannotPay(
         _ requested: Amount, asset: Address, now: UInt64
     ) throws(NodeError) -> NodeError? {
         // Every coin a payment could take now (asking for the most there is lists them all).
-        let usable = try storing {
+        let coins = try storing {
             try store.candidateCoins(
                 owner: address, asset: asset, amount: .max, now: now,
                 minimumLifetime: limits.minimumCoinLifetime, limits: limits)
-        }.reduce(Amount(0)) { sum, coin in
-            let (next, overflow) = sum.addingReportingOverflow(coin.coin.amount)
-            return overflow ? .max : next
         }
+        let usable = checkedSum(coins.map(\.coin.amount)) ?? .max
         if usable >= requested { return nil }
         let balance = try balances(now: now)[asset] ?? Balance()
         // Reserved coins come free when their payment is cancelled or handed over (its change);

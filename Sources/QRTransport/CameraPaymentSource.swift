@@ -1,6 +1,7 @@
 import Camera
 import Foundation
 import NodeKit
+import PaymentCodes
 import QR
 import Scanning
 import Synchronization
@@ -61,8 +62,7 @@ public actor CameraPaymentSource: PaymentSource {
     public static func webcam(_ device: String) -> Opener {
         { () throws(CameraError) in
             let webcam = try Webcam(device: device)
-            let rate = webcam.frameRate.map { String(format: " at %.2f frames/s", $0) } ?? ""
-            return (webcam, "\(device): \(webcam.width)x\(webcam.height)\(rate)")
+            return (webcam, webcam.summary)
         }
     }
 
@@ -164,7 +164,7 @@ enum PaymentCode: Equatable {
     case notAPayment(String)
 
     static func classify(_ bytes: [UInt8]) -> PaymentCode {
-        guard bytes.starts(with: [0xD9, 0xD9, 0xF7]) else {
+        guard bytes.starts(with: ScannedCode.payloadPrefix) else {
             return .notAPayment("a code that is not a Tender payload")
         }
         // Only decoded to tell a payment from the other kinds; the wallet verifies it all.

@@ -36,13 +36,14 @@ struct NodeBluetoothPayee: Service {
                 await context.state.service(Self.name, is: "waiting for an adapter: \(error)")
                 try? await cancelWhenGracefulShutdown { try await Task.sleep(for: lookAgain) }
             } catch {
-                await context.state.service(Self.name, is: "stopped: \(error)")
-                context.logger.error("bluetooth payee: \(error)")
                 context.metrics.bluetoothFailed()
                 // `auto` keeps the rest of the node up; `on` was asked for, so its loss stops it.
-                // A service that returns would stop the node too: this one waits for the end.
-                if mode == .on { throw error }
-                try? await gracefulShutdown()
+                if mode == .on {
+                    await context.state.service(Self.name, is: "stopped: \(error)")
+                    context.logger.error("bluetooth payee: \(error)")
+                    throw error
+                }
+                await context.standDown(Self.name, because: error)
                 return
             }
         }

@@ -26,11 +26,8 @@ struct NodeCameraPayee: Service {
         let key: PrivateKey
         let home: Wallet
         do { (key, home) = try context.keyAndHome() } catch {
-            await state.service(Self.name, is: "stopped: \(error)")
-            logger.error("camera payee: \(error)")
             metrics.cameraFailed()
-            // Returning would stop the whole node (its services end together): wait instead.
-            try? await gracefulShutdown()
+            await context.standDown(Self.name, because: error)
             return
         }
         var lastProblem: String?

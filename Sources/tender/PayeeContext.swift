@@ -3,6 +3,7 @@ import NodeAPI
 import NodeHost
 import NodeKit
 import Secp256k1
+import ServiceLifecycle
 
 /// What the node's payee services (Bluetooth, camera) share: where payments go, and where
 /// they report what they do.
@@ -22,5 +23,13 @@ struct PayeeContext: Sendable {
         let key = try self.key ?? host.keys.walletKey()
         guard let home = try wallets().first else { throw NodeError(.io("the node has no wallet")) }
         return (key, home)
+    }
+
+    /// A payee service that gave up: says why (status, log), then waits for the node's end.
+    /// Its service returning would stop the whole node (the services end together).
+    func standDown(_ service: String, because error: any Error) async {
+        await state.service(service, is: "stopped: \(error)")
+        logger.error("\(service) payee: \(error)")
+        try? await gracefulShutdown()
     }
 }

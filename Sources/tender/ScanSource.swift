@@ -116,11 +116,11 @@ struct CodeScan {
             let dimensions = try size.map { try ScanSource.size($0, option: "--size") }
             let webcam = try Webcam(
                 device: camera, width: dimensions?.0, height: dimensions?.1, frameRate: fps)
-            var rate = webcam.frameRate.map { String(format: " at %.2f frames/s", $0) } ?? ""
+            var asked = ""
             if let fps, webcam.frameRate.map({ abs($0 - fps) > 0.01 }) ?? true {
-                rate += String(format: " (asked %.2f: the nearest the driver offers)", fps)
+                asked = String(format: " (asked %.2f: the nearest the driver offers)", fps)
             }
-            note("camera \(camera): \(webcam.width)x\(webcam.height)\(rate)")
+            note("camera \(webcam.summary)\(asked)")
             let deadline = Date().addingTimeInterval(timeout)
             while case let remaining = deadline.timeIntervalSinceNow, remaining > 0 {
                 guard let frame = try webcam.nextFrame(timeout: min(remaining, 1)) else { continue }

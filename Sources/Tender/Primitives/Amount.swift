@@ -22,7 +22,7 @@ extension UInt128 {
 }
 
 /// Sums amounts, reporting overflow instead of trapping: hostile input must not crash a node.
-func checkedSum(_ amounts: some Sequence<Amount>) -> Amount? {
+public func checkedSum(_ amounts: some Sequence<Amount>) -> Amount? {
     var total: Amount = 0
     for amount in amounts {
         let (sum, overflow) = total.addingReportingOverflow(amount)
