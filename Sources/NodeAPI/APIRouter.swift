@@ -57,10 +57,7 @@ public enum APIRouter {
     }
 
     static func status(_ node: NodeAPIContext) async throws -> StatusView {
-        let (home, wallets, units) = try answering { () throws(NodeError) in
-            let (home, wallets) = try node.homeAndAll()
-            return (home, wallets, node.denominations(home))
-        }
+        let (home, wallets) = try answering { () throws(NodeError) in try node.homeAndAll() }
         let now = node.clock.now()
         let startedAt = node.state.startedAt
         return StatusView(
@@ -68,7 +65,7 @@ public enum APIRouter {
             domains: wallets.map { DomainView($0.domain) }, startedAt: startedAt,
             uptimeSeconds: NodeState.elapsed(from: startedAt, to: now), sync: await node.state.sync,
             services: await node.state.services,
-            charge: UnitView(asset: .zero, units.nativeCoin))
+            charge: UnitView(asset: .zero, node.charge(home)))
     }
 
     static func balance(_ node: NodeAPIContext) throws -> BalanceView {

@@ -22,12 +22,16 @@ public struct NodeAPIContext: Sendable {
     /// How a wallet's amounts read, for display only: never fails
     /// (`NodeHost.displayDenominations(for:)`).
     public let denominations: @Sendable (Wallet) -> Denominations
+    /// What the point-of-sale page charges in: the coin of a wallet's chain, for `/api/status`
+    /// (polled by every till: the chain's coin alone, not the wallet's tokens too).
+    public let charge: @Sendable (Wallet) -> Denomination
 
     public init(
         wallets: @escaping @Sendable () throws(NodeError) -> [Wallet], clock: any WallClock,
         state: NodeState, feed: PaymentFeed, token: String, payer: AutomaticPayer? = nil,
         metrics: NodeMetrics = NodeMetrics(), offers: RequestOffers = RequestOffers(),
         denominations: @escaping @Sendable (Wallet) -> Denominations = { _ in Denominations() },
+        charge: (@Sendable (Wallet) -> Denomination)? = nil,
         syncNow: @escaping @Sendable () async -> Void
     ) {
         self.wallets = wallets
@@ -39,6 +43,7 @@ public struct NodeAPIContext: Sendable {
         self.metrics = metrics
         self.offers = offers
         self.denominations = denominations
+        self.charge = charge ?? { denominations($0).nativeCoin }
         self.syncNow = syncNow
     }
 

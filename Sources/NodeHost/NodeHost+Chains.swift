@@ -7,7 +7,7 @@ import Tender
 /// other than home takes payments only once it is in the chain registry.
 extension NodeHost {
     public func chainRegistry() throws(NodeError) -> ChainRegistry {
-        try ChainRegistryFile.load(directory.chains)
+        try registryCache.registry(at: directory.chains)
     }
 
     /// Into a wallet's folder, or an issuer's (its amounts read in the chain's coin too).
@@ -87,9 +87,12 @@ extension NodeHost {
     /// Tender knows the chain), its tokens as sync read them, the rest in base units.
     public func denominations(for wallet: Wallet) throws(NodeError) -> Denominations {
         Denominations(
-            nativeCoin: try chainRegistry().nativeCoin(
-                chainID: wallet.domain.chainID, preferring: wallet.domain),
-            tokens: try wallet.tokenDenominations())
+            nativeCoin: try nativeCoin(for: wallet), tokens: try wallet.tokenDenominations())
+    }
+
+    /// How the coin of the wallet's chain reads (the registry only: no wallet read).
+    public func nativeCoin(for wallet: Wallet) throws(NodeError) -> Denomination {
+        try chainRegistry().nativeCoin(chainID: wallet.domain.chainID, preferring: wallet.domain)
     }
 
     /// `denominations(for:)` for what is only shown: base units when the registry or the

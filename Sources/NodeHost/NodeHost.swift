@@ -10,6 +10,8 @@ public struct NodeHost: Sendable {
     public let directory: DataDirectory
     public let keys: KeyVault
     public let clock: any WallClock
+    /// `chainRegistry()` as last read, shared by every copy of this host.
+    let registryCache = ChainRegistryCache()
 
     public init(
         dataDir: String?, environment: [String: String] = ProcessInfo.processInfo.environment

@@ -154,6 +154,7 @@ struct NodeCommand: AsyncParsableCommand {
             payer: settings.limits.isEmpty
                 ? nil : key.map { AutomaticPayer(key: $0, limits: settings.limits) },
             metrics: metrics, offers: offers, denominations: denominations,
+            charge: { (try? host.nativeCoin(for: $0)) ?? .baseUnits },
             syncNow: { [loop] in await loop?.passNow() })
         let address: BindAddress
         switch settings.listen {

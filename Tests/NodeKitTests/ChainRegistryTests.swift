@@ -1,3 +1,4 @@
+import Foundation
 import NodeHost
 import NodeKit
 import Secp256k1
@@ -113,6 +114,31 @@ import Testing
                 #expect(error.description.contains(named), "\(text): \(error)")
             }
         }
+    }
+
+    /// The node reads the registry for every answer it shows amounts in: as last read while
+    /// the file stays as it was, read again once `chain add` or a hand edit changed it.
+    @Test func theRegistryIsReadAgainOnceItsFileChanged() throws {
+        let folder = try TemporaryDirectory("chain-registry")
+        defer { folder.remove() }
+        let host = NodeHost(dataDir: folder.path, environment: [:])
+        _ = try Wallet.create(
+            at: host.directory.database,
+            address: Address(publicKey: PrivateKey.generate().publicKey),
+            domain: Domain(chainID: 1, vault: vault))
+        #expect(try host.chainRegistry().entries.isEmpty)
+        var registry = try host.chainRegistry()
+        registry.add(
+            try ChainEntry(domain: Domain(chainID: 1, vault: vault), endpoints: ["http://a"]))
+        try host.saveChainRegistry(registry)
+        #expect(try host.chainRegistry().entries.map(\.endpoints) == [["http://a"]])
+        // By hand, in place: the same inode, another size.
+        let text = try String(contentsOfFile: host.directory.chains, encoding: .utf8)
+        try text.replacingOccurrences(of: "http://a", with: "http://b.example")
+            .write(toFile: host.directory.chains, atomically: false, encoding: .utf8)
+        #expect(try host.chainRegistry().entries.map(\.endpoints) == [["http://b.example"]])
+        try FileManager.default.removeItem(atPath: host.directory.chains)
+        #expect(try host.chainRegistry().entries.isEmpty)
     }
 
     @Test func aDomainTakesPaymentsOnlyOnceListedAndItsWalletIsTheNodes() throws {
