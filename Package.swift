@@ -6,6 +6,19 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
 
+/// How the released `tender` is linked: with lld, relative relocations packed (DT_RELR, glibc
+/// 2.36 and later: Debian 12, Raspberry Pi OS 12) and no symbol of its own exported (the static
+/// runtime's link arguments export them all; nothing looks them up). Both are pages the loader
+/// reads or writes at every start: the idle node is 5.5 MiB smaller (Docs/BENCHMARKS.md, "Idle
+/// memory").
+let releaseLinking: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+            "-Xlinker", "--no-export-dynamic",
+        ], .when(configuration: .release))
+]
+
 let package = Package(
     name: "Tender",
     platforms: [.macOS(.v15)],
@@ -185,7 +198,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-            ], swiftSettings: strict),
+            ], swiftSettings: strict, linkerSettings: releaseLinking),
         // libFuzzer targets for every decoder of untrusted bytes. A normal build makes a runner
         // that replays inputs (regressions); Scripts/fuzz.sh builds it with -sanitize=fuzzer.
         .executableTarget(

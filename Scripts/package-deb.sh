@@ -158,6 +158,17 @@ else
     depends=$(printf '%s\n' "${packages[@]}" | sort -u | paste -sd, | sed 's/,/, /g')
 fi
 [ -n "$depends" ] || fail "could not work out the binary's dependencies"
+# Packed relative relocations (the release link: Package.swift, releaseLinking) need glibc
+# 2.36, which the libraries' symbols files do not say: the loader refuses the binary before.
+if readelf -V "$binary" | grep -q 'Name: GLIBC_ABI_DT_RELR'; then
+    libc=$(printf '%s\n' "${depends//, /$'\n'}" | sed -n 's/^libc6 (>= \(.*\))$/\1/p')
+    if [ -z "$libc" ]; then
+        depends=$(printf '%s' "$depends" | sed 's/\(^\|, \)libc6\(, \|$\)/\1libc6 (>= 2.36)\2/')
+        [[ $depends == *"libc6 (>= 2.36)"* ]] || depends="libc6 (>= 2.36), $depends"
+    elif dpkg --compare-versions "$libc" lt 2.36; then
+        depends=${depends/"libc6 (>= $libc)"/"libc6 (>= 2.36)"}
+    fi
+fi
 # adduser: postinst and postrm make and remove the user. init-system-helpers:
 # deb-systemd-helper/invoke (present on every Debian, named for completeness).
 depends="$depends, adduser, init-system-helpers"

@@ -19,6 +19,7 @@ enum NodeBenchmark {
 
     static func run(tender: String, seconds: Int, clients: Int = 200, rate: Int = 20) async throws {
         print("\n== Node: \(clients) API clients + \(rate) payments/s for \(seconds) s (loopback)")
+        print("binary: \(tender), \(describe(binary: tender))")
         let setup = try prepare(tender: tender, payments: seconds * rate + 200)
         defer { try? FileManager.default.removeItem(at: setup.folder) }
         let port = 18_871
@@ -226,6 +227,18 @@ enum NodeBenchmark {
     }
 
     // MARK: Plumbing
+
+    /// Its size and how it carries the Swift runtime: memory figures differ between the
+    /// static runtime the .deb ships and the toolchain's shared libraries.
+    static func describe(binary path: String) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else { return "unreadable" }
+        // A shared runtime is named in the dynamic section's strings; a static one is not.
+        let shared = data.range(of: Data("libswiftCore.so".utf8)) != nil
+        let megabytes = Double(data.count) / 1_048_576
+        return String(format: "%.1f MiB, ", megabytes)
+            + (shared
+                ? "Swift runtime shared (the toolchain's)" : "Swift runtime static (as shipped)")
+    }
 
     /// One request with the API token; the status and the whole body (up to 1 MiB).
     static func call(

@@ -6,8 +6,9 @@ import WalletStore
 //   taskset -c 0 .build/release/TenderBenchmarks [--quick] [--only=verify|qr|store|storage]
 // Settlement on the dev chain (Rigs/dev-chain; not part of a plain run):
 //   .build/release/TenderBenchmarks --only=settle [--coins=10000]
-// `tender node` under load on loopback (builds on the release `tender`):
-//   swift build -c release --product tender
+// `tender node` under load on loopback, the binary the .deb ships (static Swift runtime):
+//   swift build -c release --static-swift-stdlib --product tender
+//   swift build -c release --static-swift-stdlib --product TenderBenchmarks
 //   .build/release/TenderBenchmarks --only=node [--seconds=60] [--tender=PATH]
 let quick = CommandLine.arguments.contains("--quick")
 
