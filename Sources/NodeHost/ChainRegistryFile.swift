@@ -30,7 +30,7 @@ public enum ChainRegistryFile {
         var nativeSymbol: String?
         var nativeDecimals: Int64?
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case id, vault, rpc, confirmations
             case rateLimit = "rate-limit"
             case nativeSymbol = "native-symbol"
@@ -51,6 +51,7 @@ public enum ChainRegistryFile {
         do { contents = try TOMLDecoder().decode(Contents.self, from: text) } catch {
             throw NodeError(.usage("\(name) is not a chain registry: \(describe(error))"))
         }
+        try refuseUnknownKeys(text, name: name)
         var entries: [ChainEntry] = []
         for (index, entry) in (contents.chain ?? []).enumerated() {
             let place = "\(name), chain \(index + 1)"
@@ -79,6 +80,25 @@ public enum ChainRegistryFile {
                 })
         }
         return try named(name) { () throws(NodeError) in try ChainRegistry(entries) }
+    }
+
+    /// A key the registry does not know is a typo (`confirmation = 12` would leave 1 in
+    /// place without a word): refused, naming it, as node.toml's are.
+    static func refuseUnknownKeys(_ text: String, name: String) throws(NodeError) {
+        guard let table = try? TOMLTable(string: text) else { return }
+        for key in table.keys where key != "chain" {
+            throw NodeError(
+                .usage("\(name): unknown key \(key) (a registry holds [[chain]] tables)"))
+        }
+        let known = Entry.CodingKeys.allCases.map(\.rawValue)
+        for (index, chain) in (table["chain"]?.array ?? TOMLArray()).enumerated() {
+            for key in chain.table?.keys ?? [] where !known.contains(key) {
+                throw NodeError(
+                    .usage(
+                        "\(name), chain \(index + 1): unknown key \(key) (known: \(known.joined(separator: ", ")))"
+                    ))
+            }
+        }
     }
 
     /// The registry's own errors, with the file named.

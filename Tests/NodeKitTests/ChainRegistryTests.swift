@@ -104,6 +104,15 @@ import Testing
                     + "[[chain]]\nid = 1\nvault = \"\(vault)\"\nrpc = [\"http://b\"]",
                 "listed twice"
             ),
+            // A typo is not a default left in place.
+            (
+                "[[chain]]\nid = 1\nvault = \"\(vault)\"\nrpc = [\"http://a\"]\nconfirmation = 12",
+                "chain 1: unknown key confirmation"
+            ),
+            (
+                "chains = 1\n[[chain]]\nid = 1\nvault = \"\(vault)\"\nrpc = [\"http://a\"]",
+                "unknown key chains"
+            ),
         ]
         for (text, named) in cases {
             do {
