@@ -106,11 +106,16 @@ enum AutomaticPaymentRoutes {
         let requestID = terms.request?.id ?? .random(using: &generator)
         // Only the preparing waits its turn; the answer is read after.
         let prepared = try await answering { () async throws(NodeError) in
-            try await payer.desk.prepare { () throws(NodeError) in
-                try wallet.preparePayment(
-                    to: terms.payee, amount: terms.amount, asset: terms.asset, memo: terms.memo,
-                    requestID: requestID, request: terms.request, key: payer.key,
-                    within: payer.limits, now: now)
+            do throws(NodeError) {
+                return try await payer.desk.prepare { () throws(NodeError) in
+                    try wallet.preparePayment(
+                        to: terms.payee, amount: terms.amount, asset: terms.asset,
+                        memo: terms.memo, requestID: requestID, request: terms.request,
+                        key: payer.key, within: payer.limits, now: now)
+                }
+            } catch {
+                // The reason is for people: its amounts as they read them.
+                throw error.denominated(node.denominations(wallet)[terms.asset])
             }
         }
         return try answering { () throws(NodeError) in try view(wallet, prepared.requestID, node) }

@@ -29,16 +29,28 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
     public let kind: Kind
     /// What else the person should know (what happened to the payment, what to do).
     public let note: String?
+    /// How the amounts of a payment that cannot be made read (`need 9.00 DEV`); base units
+    /// while nil. Set by the front end that knows the payment's asset (`denominated`).
+    public private(set) var units: Denomination?
 
     public init(_ kind: Kind, note: String? = nil) {
         self.kind = kind
         self.note = note
     }
 
+    /// The same failure, a refused payment's amounts written in `units`: the denomination of
+    /// the asset being paid, which the wallet refusing it does not know.
+    public func denominated(_ units: Denomination) -> NodeError {
+        var denominated = self
+        denominated.units = units
+        return denominated
+    }
+
     public var description: String {
         let text =
             switch kind {
-            case .rejected(let error): "rejected: \(error)"
+            case .rejected(let error):
+                "rejected: \(units.map { error.description(amounts: $0.format) } ?? error.description)"
             case .usage(let what), .missing(let what), .exists(let what), .busy(let what),
                 .passphrase(let what), .permission(let what), .key(let what), .io(let what),
                 .overLimit(let what):

@@ -114,7 +114,16 @@ public enum ScannedCode: Hashable, Sendable {
     }
 
     /// What the code is, the amount with its unit where known, and whether Tender can pay it.
-    public var explanation: String {
+    public var explanation: String { explanation(units: { _, _ in .baseUnits }) }
+
+    /// `explanation`, a Tender request's amount as `units` reads the asset on its chain
+    /// (`0.0125 ETH (12500000000000000 base units)`): the code itself carries base units only.
+    public func explanation(units: (Domain, Address) -> Denomination) -> String {
+        func amount(_ amount: Amount, _ domain: Domain, _ asset: Address) -> String {
+            let denomination = units(domain, asset)
+            return denomination.isKnown
+                ? "\(denomination.format(amount)) (\(amount) base units)" : "\(amount) base units"
+        }
         switch self {
         case .tenderPayee(let code):
             let asset =
@@ -123,7 +132,8 @@ public enum ScannedCode: Hashable, Sendable {
             return
                 "\(stall)Tender payee \(code.payee.checksummed), paid in \(asset) on chain \(code.domain.chainID) (vault \(code.domain.vault.checksummed)); the payer chooses the amount. Tender can pay it."
         case .tenderRequest(let request):
-            var text = "Tender payment request: pay \(request.amount) base units of "
+            var text =
+                "Tender payment request: pay \(amount(request.amount, request.domain, request.asset)) of "
             text += request.asset == Address.zero ? "the native coin" : "token \(request.asset)"
             text += " to \(request.payee) on chain \(request.domain.chainID)"
             text += " (vault \(request.domain.vault)), request \(request.id.hex),"
@@ -146,7 +156,8 @@ public enum ScannedCode: Hashable, Sendable {
                 var text =
                     "Tender \(envelope.message.kind) (binary payload, \(size)) for \(envelope.domain)."
                 if case .request(let request) = envelope.message {
-                    text += " It asks for \(request.amount) base units to \(request.payee)."
+                    text +=
+                        " It asks for \(amount(request.amount, envelope.domain, request.asset)) to \(request.payee)."
                 }
                 return text + " Tender can read it."
             } catch {

@@ -168,16 +168,22 @@ struct PayCommand: AsyncParsableCommand {
                 requestID: terms.id ?? .random(using: &generator), request: terms.request)
             let key = try global.keys.walletKey()
             let exchange = PaymentExchange(wallet: wallet, clock: global.clock)
-            let outcome = try await exchange.pay(
-                order, key: key, via: transport(), receiptTimeout: .seconds(timeout),
-                events: { event in
-                    switch event {
-                    case .prepared: CrashPoint.payPrepared.hit()
-                    case .handedOver: CrashPoint.payHandedOver.hit()
-                    case .skipped(let why): note("that code is not this payment's receipt: \(why)")
-                    case .sent, .receipt: break
-                    }
-                })
+            let outcome: PaymentExchange.Outcome
+            do {
+                outcome = try await exchange.pay(
+                    order, key: key, via: transport(), receiptTimeout: .seconds(timeout),
+                    events: { event in
+                        switch event {
+                        case .prepared: CrashPoint.payPrepared.hit()
+                        case .handedOver: CrashPoint.payHandedOver.hit()
+                        case .skipped(let why):
+                            note("that code is not this payment's receipt: \(why)")
+                        case .sent, .receipt: break
+                        }
+                    })
+            } catch let error as NodeError {
+                throw error.denominated(units[terms.asset])
+            }
             let record = outcome.record
             if output.json {
                 var result: [String: Any] = [

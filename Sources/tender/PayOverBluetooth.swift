@@ -126,7 +126,7 @@ struct BluetoothPayment {
         } catch  where nearby.refusal != nil {
             throw error  // an answer: the payee has the payment and said no
         } catch {
-            try markInDoubt(terms.id, after: error)
+            try markInDoubt(terms.id, after: error.denominated(units[terms.asset]))
         }
         return await finished(result, connection, started)
     }
@@ -176,11 +176,12 @@ struct BluetoothPayment {
         let state = try? wallet.outgoingPayment(id).state
         guard state == .pending || state == .inDoubt else { throw error }
         try? wallet.linkLost(id, now: clock.now())
-        throw NodeError(
+        let inDoubt = NodeError(
             error.kind,
             note:
                 "the payment is in doubt: run `tender pay --ble` again near this payee; it sends the same payment again and records the receipt"
         )
+        throw error.units.map(inDoubt.denominated) ?? inDoubt
     }
 
     /// The first payee that matches: the request's id prefix in its advertisement, or (with

@@ -3,6 +3,7 @@ import Foundation
 import NodeHost
 import NodeKit
 import PaymentCodes
+import Tender
 
 struct ScanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,6 +16,7 @@ struct ScanCommand: ParsableCommand {
             Exit status 0 when a code was read, 66 when none was found.
             """)
 
+    @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var source: ScanSource
     @Option(help: "Write the payload's bytes to this file.") var out: String?
@@ -30,20 +32,38 @@ struct ScanCommand: ParsableCommand {
             }
             if let out { try FileIO.writeAtomically(payload, to: out) }
             let code = ScannedCode.recognize(payload)
+            let explanation = code.explanation(units: units())
             if output.json {
                 var result: [String: Any] = [
-                    "explanation": code.explanation, "payable": code.isPayableByTender,
+                    "explanation": explanation, "payable": code.isPayableByTender,
                     "bytes": payload.count, "framesScanned": framesScanned,
                 ]
                 if let text = String(validating: payload, as: UTF8.self) { result["text"] = text }
                 if let out { result["file"] = out }
                 try printJSON(result)
             } else {
-                print(terminalSafe(code.explanation))
+                print(terminalSafe(explanation))
                 if let text = String(validating: payload, as: UTF8.self), !text.isEmpty {
                     print(terminalSafe(text, keeping: ["\n", "\t"]))
                 }
             }
+        }
+    }
+
+    /// How this node reads an asset on a chain, for a request's amount: a chain's coin as the
+    /// registry names it (or as Tender knows it by chain id), a token as the home wallet read
+    /// it at sync when the request is for its chain. Only shown, so what cannot be read (no
+    /// wallet here, a registry being edited) is base units rather than a failed scan.
+    private func units() -> (Domain, Address) -> Denomination {
+        let registry = try? global.host.chainRegistry()
+        let home = try? global.openWallet()
+        let tokens = home.flatMap { try? $0.tokenDenominations() } ?? [:]
+        return { domain, asset in
+            if asset == .zero {
+                return registry?.nativeCoin(chainID: domain.chainID, preferring: domain)
+                    ?? NativeCoins.denomination(chainID: domain.chainID) ?? .baseUnits
+            }
+            return home?.domain == domain ? tokens[asset] ?? .baseUnits : .baseUnits
         }
     }
 }

@@ -32,6 +32,16 @@ import Testing
                 refused.status == 64 && refused.stderr.contains(why), "\(typed): \(refused.stderr)")
         }
         #expect(try cli.balance("alice").spendable == 300)
+        // More than the wallet holds: the refusal speaks the coin's units too.
+        let tooMuch = try cli.run([
+            "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "9.00", "--out",
+            cli.path("refused"),
+        ])
+        #expect(
+            tooMuch.status == 65
+                && tooMuch.stderr.contains("insufficient funds: need 9.00 DEV, spendable 3.00 DEV"),
+            "\(tooMuch.stderr)")
+        #expect(try cli.balance("alice").spendable == 300)
 
         let paid = try cli.ok([
             "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "1.30", "--out",
@@ -60,6 +70,19 @@ import Testing
             "--out", cli.path("code.svg"), "--json",
         ]).json
         #expect((request["uri"] as? String)?.contains("amount=5&") == true, "\(request)")
+        // Scanned, its code reads in the coin's units where the chain's coin is named.
+        try cli.ok([
+            "request", "--data-dir", cli.path("alice"), "--amount", "0.05", "--qr", "png",
+            "--out", cli.path("code.png"),
+        ])
+        let scanned = try cli.ok([
+            "scan", "--image", cli.path("code.png"), "--data-dir", cli.path("alice"),
+        ]).stdout
+        #expect(scanned.contains("pay 0.05 DEV (5 base units) of the native coin"), "\(scanned)")
+        let scannedByBob = try cli.ok([
+            "scan", "--image", cli.path("code.png"), "--data-dir", cli.path("bob"),
+        ]).stdout
+        #expect(scannedByBob.contains("pay 5 base units of the native coin"), "\(scannedByBob)")
 
         // The registry keeps the coin, and says it.
         let chains = try cli.ok(["chain", "list", "--data-dir", cli.path("alice")]).stdout

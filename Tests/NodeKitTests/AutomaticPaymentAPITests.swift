@@ -17,13 +17,15 @@ import WalletStore
     static let token = String(repeating: "5", count: 64)
     static let authorized: HTTPFields = [.authorization: "Bearer \(token)"]
 
-    func application(_ alice: Wallet, limits: [SpendingLimit]?) -> some ApplicationProtocol {
+    func application(
+        _ alice: Wallet, limits: [SpendingLimit]?, units: Denominations = Denominations()
+    ) -> some ApplicationProtocol {
         let context = NodeAPIContext(
             wallets: { () throws(NodeError) in [alice] }, clock: node.clock,
             state: NodeState(startedAt: node.clock.now()), feed: PaymentFeed(),
             token: Self.token,
             payer: limits.map { AutomaticPayer(key: world.aliceKey, limits: $0) },
-            syncNow: {})
+            denominations: { _ in units }, syncNow: {})
         return Application(router: APIRouter.make(context))
     }
 
@@ -50,6 +52,25 @@ import WalletStore
             #expect((try Self.json(response)["reason"] as? String)?.contains("[[limits]]") == true)
             let unauthorized = try await client.execute(uri: "/api/payments", method: .post)
             #expect(unauthorized.status == .unauthorized)
+        }
+        #expect(try alice.outgoingPayments().isEmpty)
+    }
+
+    @Test func aPaymentTheWalletCannotCoverSaysSoInTheCoinsUnits() async throws {
+        let alice = try node.fundedAlice([1000])
+        let bob = world.bob.checksummed
+        let limits = [SpendingLimit(payee: nil, asset: .zero, amount: 100_000, period: 86_400)]
+        let units = Denominations(nativeCoin: try Denomination(symbol: "DEV", decimals: 2))
+        try await application(alice, limits: limits, units: units).test(.router) { client in
+            let refused = try await Self.post(
+                client, "/api/payments", "{\"to\": \"\(bob)\", \"amount\": \"5000\"}")
+            #expect(refused.status == .unprocessableContent)
+            let answer = try Self.json(refused)
+            #expect(answer["error"] as? String == "insufficient-funds")
+            #expect(
+                (answer["reason"] as? String)?.contains(
+                    "insufficient funds: need 50.00 DEV, spendable 10.00 DEV") == true,
+                "\(answer)")
         }
         #expect(try alice.outgoingPayments().isEmpty)
     }

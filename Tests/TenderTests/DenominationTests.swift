@@ -93,4 +93,24 @@ import Testing
         #expect(usdc.description == "USDC (6 decimals)")
         #expect(Denomination.baseUnits.description == "base units")
     }
+
+    /// A payment that cannot be made reads in the units typed; what the core says alone stays
+    /// base units (it does not know the asset's decimals).
+    @Test func anInsufficientFundsRefusalReadsInTheUnitsGiven() {
+        let refusal = ProtocolError(
+            .insufficientFunds(
+                requested: 9_000_000, available: 2_500_000, pending: 1_000_000, expired: 5))
+        #expect(
+            refusal.description(amounts: usdc.format)
+                == "insufficient funds: need 9.00 USDC, spendable 2.50 USDC (also held: 1.00 USDC paid out and awaiting receipts; 0.000005 USDC expired)"
+        )
+        #expect(
+            refusal.description
+                == "insufficient funds: need 9000000, spendable 2500000 (also held: 1000000 paid out and awaiting receipts; 5 expired)"
+        )
+        // Amounts of another asset than the one paid keep base units.
+        let exposure = ProtocolError(
+            .exposureExceeded(issuer: .zero, asset: .zero, requested: 7, remaining: 3))
+        #expect(exposure.description(amounts: usdc.format) == exposure.description)
+    }
 }

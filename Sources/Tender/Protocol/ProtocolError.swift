@@ -93,7 +93,13 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
-    public var description: String {
+    public var description: String { description(amounts: { String($0) }) }
+
+    /// The sentence, with the amounts of a payment that cannot be made (needed, spendable,
+    /// held) written by `amounts`: `need 9.00 DEV` where the caller knows the payment's asset,
+    /// base units in `description`. Other amounts stay base units: their asset is not the
+    /// caller's to know.
+    public func description(amounts: (Amount) -> String) -> String {
         switch kind {
         case .malformed(let what): "malformed input: \(what)"
         case .wrongDomain(let expected, let actual):
@@ -149,9 +155,10 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidTransition(let state, let event): "cannot \(event) a payment that is \(state)"
         case .insufficientFunds(
             let requested, let available, let pending, let expiring, let expired, let tooDeep):
-            "insufficient funds: need \(requested), spendable \(available)"
+            "insufficient funds: need \(amounts(requested)), spendable \(amounts(available))"
                 + insufficientFundsDetail(
-                    pending: pending, expiring: expiring, expired: expired, tooDeep: tooDeep)
+                    pending: pending, expiring: expiring, expired: expired, tooDeep: tooDeep,
+                    amounts: amounts)
         case .invalidEvidence(let why): "invalid double-spend evidence: \(why)"
         }
     }
@@ -159,19 +166,21 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
 
 /// Why held coins are not spendable, for the "insufficient funds" message.
 private func insufficientFundsDetail(
-    pending: Amount, expiring: Amount, expired: Amount, tooDeep: Amount
+    pending: Amount, expiring: Amount, expired: Amount, tooDeep: Amount,
+    amounts: (Amount) -> String
 ) -> String {
     var reasons: [String] = []
     if tooDeep > 0 {
         reasons.append(
-            "\(tooDeep) in coins passed on as many times as a coin may be offline: `tender sync` settles them, then they can be paid"
+            "\(amounts(tooDeep)) in coins passed on as many times as a coin may be offline: `tender sync` settles them, then they can be paid"
         )
     }
-    if pending > 0 { reasons.append("\(pending) paid out and awaiting receipts") }
+    if pending > 0 { reasons.append("\(amounts(pending)) paid out and awaiting receipts") }
     if expiring > 0 {
-        reasons.append("\(expiring) expiring too soon to pay with (it can still be settled)")
+        reasons.append(
+            "\(amounts(expiring)) expiring too soon to pay with (it can still be settled)")
     }
-    if expired > 0 { reasons.append("\(expired) expired") }
+    if expired > 0 { reasons.append("\(amounts(expired)) expired") }
     return reasons.isEmpty ? "" : " (also held: " + reasons.joined(separator: "; ") + ")"
 }
 
