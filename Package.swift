@@ -16,7 +16,7 @@ let releaseLinking: [LinkerSetting] = [
         [
             "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
             "-Xlinker", "--no-export-dynamic",
-        ], .when(configuration: .release))
+        ], .when(platforms: [.linux], configuration: .release))
 ]
 
 let package = Package(

@@ -115,7 +115,7 @@ enum AutomaticPaymentRoutes {
                 }
             } catch {
                 // The reason is for people: its amounts as they read them.
-                throw error.denominated(node.denominations(wallet)[terms.asset])
+                throw error.denominated(node.denominations(wallet), asset: terms.asset)
             }
         }
         return try answering { () throws(NodeError) in try view(wallet, prepared.requestID, node) }

@@ -31,26 +31,35 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
     public let note: String?
     /// How the amounts of a payment that cannot be made read (`need 9.00 DEV`); base units
     /// while nil. Set by the front end that knows the payment's asset (`denominated`).
-    public private(set) var units: Denomination?
+    public private(set) var units: (denominations: Denominations, asset: Address)?
 
     public init(_ kind: Kind, note: String? = nil) {
         self.kind = kind
         self.note = note
     }
 
-    /// The same failure, a refused payment's amounts written in `units`: the denomination of
-    /// the asset being paid, which the wallet refusing it does not know.
-    public func denominated(_ units: Denomination) -> NodeError {
+    /// The same failure, a refused payment's amounts written as `denominations` reads
+    /// `asset`, the asset being paid (which the wallet refusing it does not know).
+    public func denominated(_ denominations: Denominations, asset: Address) -> NodeError {
         var denominated = self
-        denominated.units = units
+        denominated.units = (denominations, asset)
         return denominated
+    }
+
+    /// An amount of the refused payment: `9.00 DEV`; a token's with its address, shortened
+    /// (`2.50 USDC (0xA0b8…eB48)`: any contract may call itself USDC); `900 base units`.
+    private func written(_ amount: Amount) -> String {
+        guard let units else { return String(amount) }
+        let denomination = units.denominations[units.asset]
+        return units.asset != .zero && denomination.isKnown
+            ? units.denominations.format(amount, of: units.asset) : denomination.format(amount)
     }
 
     public var description: String {
         let text =
             switch kind {
             case .rejected(let error):
-                "rejected: \(units.map { error.description(amounts: $0.format) } ?? error.description)"
+                "rejected: \(error.description(amounts: written))"
             case .usage(let what), .missing(let what), .exists(let what), .busy(let what),
                 .passphrase(let what), .permission(let what), .key(let what), .io(let what),
                 .overLimit(let what):

@@ -147,7 +147,7 @@ extension Wallet {
         if balance.reserved > 0, overflow || total >= requested {
             return NodeError(
                 .busy(
-                    "\(balance.reserved) of the coins are reserved by a payment not yet handed over (another command making one now, or one left prepared: `tender payments list`); try again"
+                    "coins that could pay it are reserved by a payment not yet handed over (another command making one now, or one left prepared: `tender payments list`); try again"
                 ))
         }
         // Spendable in the balance, yet no payment may take it: coins passed on too often.

@@ -182,7 +182,7 @@ struct PayCommand: AsyncParsableCommand {
                         }
                     })
             } catch let error as NodeError {
-                throw error.denominated(units[terms.asset])
+                throw error.denominated(units, asset: terms.asset)
             }
             let record = outcome.record
             if output.json {

@@ -126,7 +126,7 @@ struct BluetoothPayment {
         } catch  where nearby.refusal != nil {
             throw error  // an answer: the payee has the payment and said no
         } catch {
-            try markInDoubt(terms.id, after: error.denominated(units[terms.asset]))
+            try markInDoubt(terms.id, after: error.denominated(units, asset: terms.asset))
         }
         return await finished(result, connection, started)
     }
@@ -181,7 +181,7 @@ struct BluetoothPayment {
             note:
                 "the payment is in doubt: run `tender pay --ble` again near this payee; it sends the same payment again and records the receipt"
         )
-        throw error.units.map(inDoubt.denominated) ?? inDoubt
+        throw error.units.map { inDoubt.denominated($0.denominations, asset: $0.asset) } ?? inDoubt
     }
 
     /// The first payee that matches: the request's id prefix in its advertisement, or (with

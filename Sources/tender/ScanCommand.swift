@@ -52,18 +52,20 @@ struct ScanCommand: ParsableCommand {
 
     /// How this node reads an asset on a chain, for a request's amount: a chain's coin as the
     /// registry names it (or as Tender knows it by chain id), a token as the home wallet read
-    /// it at sync when the request is for its chain. Only shown, so what cannot be read (no
-    /// wallet here, a registry being edited) is base units rather than a failed scan.
+    /// it at sync when the request is for its chain. Read only when a Tender amount is shown;
+    /// only shown, so what cannot be read (no wallet here, a registry being edited) is base
+    /// units rather than a failed scan.
     private func units() -> (Domain, Address) -> Denomination {
-        let registry = try? global.host.chainRegistry()
-        let home = try? global.openWallet()
-        let tokens = home.flatMap { try? $0.tokenDenominations() } ?? [:]
-        return { domain, asset in
+        { domain, asset in
             if asset == .zero {
+                let registry = try? global.host.chainRegistry()
                 return registry?.nativeCoin(chainID: domain.chainID, preferring: domain)
                     ?? NativeCoins.denomination(chainID: domain.chainID) ?? .baseUnits
             }
-            return home?.domain == domain ? tokens[asset] ?? .baseUnits : .baseUnits
+            guard let home = try? global.openWallet(), home.domain == domain else {
+                return .baseUnits
+            }
+            return (try? home.tokenDenominations())?[asset] ?? .baseUnits
         }
     }
 }
