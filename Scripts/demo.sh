@@ -81,8 +81,8 @@ request=$(call -X POST -d '{"amount": "12500000000000000", "memo": "market stall
 echo "$request"
 id=$(echo "$request" | json '["requestId"]')
 call -o request.png "http://127.0.0.1:$api/api/requests/$id/qr.png"
-step "$tender" scan --image request.png
-uri=$("$tender" scan --image request.png | tail -n 1)
+step "$tender" scan --data-dir alice --image request.png
+uri=$("$tender" scan --data-dir alice --image request.png | tail -n 1)
 step "$tender" pay --data-dir alice --request "$uri" --out qr-payment.tender
 step "$tender" show qr-payment.tender --fragment 300 --frames-out payment.grey
 printf '\n\033[1m$ %s\033[0m\n' "tender receive --data-dir bob --frames 640x480 --qr < payment.grey"
