@@ -48,10 +48,13 @@ public enum ChainRegistryFile {
 
     public static func parse(_ text: String, name: String) throws(NodeError) -> ChainRegistry {
         let contents: Contents
-        do { contents = try TOMLDecoder().decode(Contents.self, from: text) } catch {
+        // Strict: a key the registry does not know is a typo (`confirmation = 12` would leave
+        // 1 in place without a word), refused naming it, as node.toml's are.
+        do {
+            contents = try TOMLDecoder(strictDecoding: true).decode(Contents.self, from: text)
+        } catch {
             throw NodeError(.usage("\(name) is not a chain registry: \(describe(error))"))
         }
-        try refuseUnknownKeys(text, name: name)
         var entries: [ChainEntry] = []
         for (index, entry) in (contents.chain ?? []).enumerated() {
             let place = "\(name), chain \(index + 1)"
@@ -80,25 +83,6 @@ public enum ChainRegistryFile {
                 })
         }
         return try named(name) { () throws(NodeError) in try ChainRegistry(entries) }
-    }
-
-    /// A key the registry does not know is a typo (`confirmation = 12` would leave 1 in
-    /// place without a word): refused, naming it, as node.toml's are.
-    static func refuseUnknownKeys(_ text: String, name: String) throws(NodeError) {
-        guard let table = try? TOMLTable(string: text) else { return }
-        for key in table.keys where key != "chain" {
-            throw NodeError(
-                .usage("\(name): unknown key \(key) (a registry holds [[chain]] tables)"))
-        }
-        let known = Entry.CodingKeys.allCases.map(\.rawValue)
-        for (index, chain) in (table["chain"]?.array ?? TOMLArray()).enumerated() {
-            for key in chain.table?.keys ?? [] where !known.contains(key) {
-                throw NodeError(
-                    .usage(
-                        "\(name), chain \(index + 1): unknown key \(key) (known: \(known.joined(separator: ", ")))"
-                    ))
-            }
-        }
     }
 
     /// The registry's own errors, with the file named.
@@ -145,6 +129,16 @@ public enum ChainRegistryFile {
     private static func describe(_ error: any Error) -> String {
         if let error = error as? TOMLParseError {
             return "line \(error.source.begin.line): \(error.description)"
+        }
+        if let error = error as? UnexpectedKeysError,
+            let first = error.keys.min(by: { $0.key < $1.key })
+        {
+            // The path ends with the key: [key] at the top, [chain, #n, key] in a chain.
+            guard first.value.count == 3, let index = first.value[1].intValue else {
+                return "unknown key \(first.key) (a registry holds [[chain]] tables)"
+            }
+            let known = Entry.CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
+            return "chain \(index + 1): unknown key \(first.key) (known: \(known))"
         }
         if let error = error as? DecodingError {
             switch error {

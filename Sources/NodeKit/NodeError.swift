@@ -28,7 +28,7 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
 
     public let kind: Kind
     /// What else the person should know (what happened to the payment, what to do).
-    public let note: String?
+    public private(set) var note: String?
     /// How the amounts of a payment that cannot be made read (`need 9.00 DEV`); base units
     /// while nil. Set by the front end that knows the payment's asset (`denominated`).
     public private(set) var units: (denominations: Denominations, asset: Address)?
@@ -44,6 +44,13 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
         var denominated = self
         denominated.units = (denominations, asset)
         return denominated
+    }
+
+    /// The same failure (its amounts read as before), with `note` instead of any earlier one.
+    public func noting(_ note: String) -> NodeError {
+        var noted = self
+        noted.note = note
+        return noted
     }
 
     /// An amount of the refused payment: `9.00 DEV`; a token's with its address, shortened

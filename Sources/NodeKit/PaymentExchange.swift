@@ -9,10 +9,14 @@ import Tender
 public struct PaymentExchange: Sendable {
     public let wallet: Wallet
     public let clock: any WallClock
+    /// How the payer reads amounts: a payment the wallet cannot cover says `need 9.00 DEV`.
+    /// Base units without.
+    public let units: Denominations?
 
-    public init(wallet: Wallet, clock: any WallClock) {
+    public init(wallet: Wallet, clock: any WallClock, units: Denominations? = nil) {
         self.wallet = wallet
         self.clock = clock
+        self.units = units
     }
 
     /// What the payer asks for.
@@ -60,9 +64,14 @@ public struct PaymentExchange: Sendable {
         _ order: Order, key: PrivateKey, via transport: some PaymentTransport,
         receiptTimeout: Duration, events: @escaping @Sendable (Event) -> Void = { _ in }
     ) async throws(NodeError) -> Outcome {
-        let prepared = try wallet.preparePayment(
-            to: order.payee, amount: order.amount, asset: order.asset, memo: order.memo,
-            requestID: order.requestID, request: order.request, key: key, now: clock.now())
+        let prepared: Wallet.PreparedPayment
+        do {
+            prepared = try wallet.preparePayment(
+                to: order.payee, amount: order.amount, asset: order.asset, memo: order.memo,
+                requestID: order.requestID, request: order.request, key: key, now: clock.now())
+        } catch {
+            throw units.map { error.denominated($0, asset: order.asset) } ?? error
+        }
         let id = prepared.requestID
         events(.prepared(prepared))
         do { try await transport.prepare(prepared.envelope) } catch {
@@ -91,9 +100,8 @@ public struct PaymentExchange: Sendable {
             throw NodeError(
                 .io("\(cause); the payment could not be given back either (\(error))"))
         }
-        throw NodeError(
-            cause.kind,
-            note: "nothing was sent: the payment is cancelled and its coins are spendable again")
+        throw cause.noting(
+            "nothing was sent: the payment is cancelled and its coins are spendable again")
     }
 
     /// Reads candidates until one is this payment's receipt (recorded: spent), the medium

@@ -167,23 +167,17 @@ struct PayCommand: AsyncParsableCommand {
                 payee: terms.payee, amount: terms.amount, asset: terms.asset, memo: terms.memo,
                 requestID: terms.id ?? .random(using: &generator), request: terms.request)
             let key = try global.keys.walletKey()
-            let exchange = PaymentExchange(wallet: wallet, clock: global.clock)
-            let outcome: PaymentExchange.Outcome
-            do {
-                outcome = try await exchange.pay(
-                    order, key: key, via: transport(), receiptTimeout: .seconds(timeout),
-                    events: { event in
-                        switch event {
-                        case .prepared: CrashPoint.payPrepared.hit()
-                        case .handedOver: CrashPoint.payHandedOver.hit()
-                        case .skipped(let why):
-                            note("that code is not this payment's receipt: \(why)")
-                        case .sent, .receipt: break
-                        }
-                    })
-            } catch let error as NodeError {
-                throw error.denominated(units, asset: terms.asset)
-            }
+            let exchange = PaymentExchange(wallet: wallet, clock: global.clock, units: units)
+            let outcome = try await exchange.pay(
+                order, key: key, via: transport(), receiptTimeout: .seconds(timeout),
+                events: { event in
+                    switch event {
+                    case .prepared: CrashPoint.payPrepared.hit()
+                    case .handedOver: CrashPoint.payHandedOver.hit()
+                    case .skipped(let why): note("that code is not this payment's receipt: \(why)")
+                    case .sent, .receipt: break
+                    }
+                })
             let record = outcome.record
             if output.json {
                 var result: [String: Any] = [

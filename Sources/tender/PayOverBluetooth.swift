@@ -81,7 +81,7 @@ struct BluetoothPayment {
             terms = try check(hello)
             payeeKey = nil
         }
-        let exchange = PaymentExchange(wallet: wallet, clock: clock)
+        let exchange = PaymentExchange(wallet: wallet, clock: clock, units: units)
         func transport() throws -> NearbyPaymentTransport {
             NearbyPaymentTransport(
                 connection: connection, payeeKey: payeeKey, evidence: try evidence())
@@ -126,7 +126,7 @@ struct BluetoothPayment {
         } catch  where nearby.refusal != nil {
             throw error  // an answer: the payee has the payment and said no
         } catch {
-            try markInDoubt(terms.id, after: error.denominated(units, asset: terms.asset))
+            try markInDoubt(terms.id, after: error)
         }
         return await finished(result, connection, started)
     }
@@ -176,12 +176,9 @@ struct BluetoothPayment {
         let state = try? wallet.outgoingPayment(id).state
         guard state == .pending || state == .inDoubt else { throw error }
         try? wallet.linkLost(id, now: clock.now())
-        let inDoubt = NodeError(
-            error.kind,
-            note:
-                "the payment is in doubt: run `tender pay --ble` again near this payee; it sends the same payment again and records the receipt"
+        throw error.noting(
+            "the payment is in doubt: run `tender pay --ble` again near this payee; it sends the same payment again and records the receipt"
         )
-        throw error.units.map { inDoubt.denominated($0.denominations, asset: $0.asset) } ?? inDoubt
     }
 
     /// The first payee that matches: the request's id prefix in its advertisement, or (with
