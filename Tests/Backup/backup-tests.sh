@@ -81,7 +81,7 @@ done
 step "backups while tender node runs and tender receive writes"
 "$tender" node --data-dir alice --no-sync >node.log 2>&1 &
 node_pid=$!
-for _ in $(seq 100); do
+for _ in $(seq 600); do
     curl -sf --unix-socket api.sock http://node/healthz >/dev/null 2>&1 && break
     sleep 0.1
 done

@@ -112,7 +112,7 @@ step "faults mid-sync: Bob through a proxy that spoils some answers (errors, gar
 spoil() {
     "$python" Tests/ChainLab/garbling_proxy.py --upstream "$rpc" "$@" >"$work/proxy.port" &
     proxy=$!
-    for _ in $(seq 50); do [ -s "$work/proxy.port" ] && break; sleep 0.1; done
+    for _ in $(seq 600); do [ -s "$work/proxy.port" ] && break; sleep 0.1; done
     spoiling="http://127.0.0.1:$(cat "$work/proxy.port")"
 }
 unspoil() { kill "$proxy"; wait "$proxy" 2>/dev/null || true; rm -f "$work/proxy.port"; }

@@ -5,17 +5,21 @@ import Testing
 @Suite struct ConnectionTests {
     let path = ObjectPath(checked: "/test")
 
-    /// A server whose object at `path` never answers within a test, and a client.
+    /// A server whose object at `path` never answers within a test, and a client; `arrived`
+    /// yields each time a call reaches the server (so a test acts on a call in flight, not on
+    /// a guess of how long sending takes).
     func silentServer(
         on bus: PrivateBus
-    ) async throws -> (BusConnection, BusConnection, Registration) {
+    ) async throws -> (BusConnection, BusConnection, Registration, arrived: AsyncStream<Void>) {
         let server = try await bus.connect()
         let client = try await bus.connect()
+        let (arrived, arrival) = AsyncStream<Void>.makeStream()
         let export = try server.export(path) { _ in
+            arrival.yield()
             try? await Task.sleep(for: .seconds(30))
             return []
         }
-        return (server, client, export)
+        return (server, client, export, arrived)
     }
 
     @Test func signalsArriveOnlyWhereTheRuleSelectsThem() async throws {
@@ -49,7 +53,7 @@ import Testing
 
     @Test func aCallWithoutAnswerTimesOut() async throws {
         let bus = try PrivateBus()
-        let (server, client, export) = try await silentServer(on: bus)
+        let (server, client, export, _) = try await silentServer(on: bus)
         do {
             try await client.call(
                 server.uniqueName, path, "org.example.Slow", "Wait", timeout: .milliseconds(200))
@@ -63,11 +67,12 @@ import Testing
 
     @Test func cancellingTheTaskEndsTheCall() async throws {
         let bus = try PrivateBus()
-        let (server, client, export) = try await silentServer(on: bus)
+        let (server, client, export, arrived) = try await silentServer(on: bus)
         let task = Task { () throws(DBusError) -> [DBusValue] in
             try await client.call(server.uniqueName, path, "org.example.Slow", "Wait")
         }
-        try await Task.sleep(for: .milliseconds(100))
+        var calls = arrived.makeAsyncIterator()
+        await calls.next()  // the call is at the server, waiting for its answer
         task.cancel()
         let result = await task.result
         #expect(throws: DBusError(.cancelled, "Wait was cancelled")) { try result.get() }
@@ -129,12 +134,13 @@ import Testing
 
     @Test func whenTheBusGoesEverythingWaitingEnds() async throws {
         let bus = try PrivateBus()
-        let (server, client, export) = try await silentServer(on: bus)
+        let (server, client, export, arrived) = try await silentServer(on: bus)
         let stream = try await client.signals(MatchRule(interface: "org.example.Never"))
         let call = Task { () throws(DBusError) -> [DBusValue] in
             try await client.call(server.uniqueName, path, "org.example.Slow", "Wait")
         }
-        try await Task.sleep(for: .milliseconds(100))
+        var calls = arrived.makeAsyncIterator()
+        await calls.next()  // the call is at the server, waiting for its answer
         bus.stop()
         await #expect(throws: DBusError.self) { try await call.result.get() }
         var iterator = stream.makeAsyncIterator()

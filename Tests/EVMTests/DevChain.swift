@@ -85,9 +85,9 @@ extension Trait where Self == DevChainScope {
 /// Runs a fresh client for one test against `url`, shut down after.
 @discardableResult
 func withRPC<T>(
-    _ url: String, timeout: Duration = .seconds(5), _ body: (EthereumRPC) async throws -> T
+    _ url: String, timeout: Duration = .seconds(30), _ body: (EthereumRPC) async throws -> T
 ) async throws -> T {
-    let client = EthereumRPC.makeHTTPClient(connectTimeout: .seconds(2), readTimeout: timeout)
+    let client = EthereumRPC.makeHTTPClient(connectTimeout: .seconds(10), readTimeout: timeout)
     let rpc = EthereumRPC(endpoint: url, client: client, timeout: timeout)
     do {
         let result = try await body(rpc)

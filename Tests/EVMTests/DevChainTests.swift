@@ -177,7 +177,7 @@ import Testing
         let canonical = try #require(try await rpc.block(.number(receipt.blockNumber)))
         #expect(canonical.hash != receipt.blockHash)
         let outcome = try await rpc.waitForReceipt(
-            sent.hash, confirmations: 2, timeout: .seconds(2), pollInterval: .milliseconds(50),
+            sent.hash, confirmations: 2, timeout: .seconds(60), pollInterval: .milliseconds(50),
             seen: receipt)
         #expect(outcome == .reorganized(receipt))
     }
@@ -194,7 +194,7 @@ import Testing
             }
         }
         let outcome = try await rpc.waitForReceipt(
-            sent.hash, confirmations: 3, timeout: .seconds(5), pollInterval: .milliseconds(50))
+            sent.hash, confirmations: 3, timeout: .seconds(120), pollInterval: .milliseconds(50))
         try await miner.value
         guard case .confirmed(let receipt, let depth) = outcome else {
             Issue.record("\(outcome)")

@@ -98,7 +98,9 @@ import WalletStore
     }
 
     /// Kills `pay` and `receive` at random moments (seeded delays spread over a measured run
-    /// of each command, so the kills land throughout it however fast the machine is).
+    /// of each command, so the kills land throughout it however fast the machine is), and in
+    /// the first rounds at named crash points, so kills inside the commands happen on any
+    /// machine (a random delay may fall after a command ended).
     @Test func randomKillsLoseNothing() throws {
         let (cli, bob) = try fundedPair()
         let clock = ContinuousClock()
@@ -117,16 +119,24 @@ import WalletStore
         try cli.ok(["receipt", cli.path("r"), "--data-dir", cli.path("alice")])
 
         var generator = SeededGenerator(seed: 2026)
+        let payCrashes = [0: "pay.prepared", 1: "pay.handed-over"]
+        let receiveCrashes = [2: "receive.accepted"]
         var kills = 0
         for round in 0..<16 {
             let amount = String(10 + round)
+            let payDelay = Double.random(in: 0...(1.5 * payTime), using: &generator)
+            let receiveDelay = Double.random(in: 0...(1.5 * receiveTime), using: &generator)
             let pay = try cli.run(
                 [
                     "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", amount,
                     "--out", cli.path("p\(round)"),
                 ],
-                killAfter: Double.random(in: 0...(1.5 * payTime), using: &generator))
+                extraEnvironment: payCrashes[round].map { ["TENDER_CRASH_AT": $0] } ?? [:],
+                // A round that crashes receive lets its payment through first.
+                killAfter: payCrashes[round] == nil && receiveCrashes[round] == nil ? payDelay : nil
+            )
             if pay.signalled { kills += 1 }
+            if let point = payCrashes[round] { #expect(pay.signalled, "no crash at \(point)") }
             try checkInvariants(cli, wallet: "alice", expected: total)
             if pay.status == 0 && !pay.signalled {
                 let receive = try cli.run(
@@ -134,8 +144,12 @@ import WalletStore
                         "receive", cli.path("p\(round)"), "--data-dir", cli.path("bob"),
                         "--receipt-out", cli.path("r\(round)"),
                     ],
-                    killAfter: Double.random(in: 0...(1.5 * receiveTime), using: &generator))
+                    extraEnvironment: receiveCrashes[round].map { ["TENDER_CRASH_AT": $0] } ?? [:],
+                    killAfter: receiveCrashes[round] == nil ? receiveDelay : nil)
                 if receive.signalled { kills += 1 }
+                if let point = receiveCrashes[round] {
+                    #expect(receive.signalled, "no crash at \(point)")
+                }
                 // Whatever happened, a retry completes it exactly once.
                 try cli.ok([
                     "receive", cli.path("p\(round)"), "--data-dir", cli.path("bob"),

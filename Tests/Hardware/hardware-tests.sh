@@ -56,8 +56,8 @@ for package in "${need[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "hardware tests: installing ${missing[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    apt-get -o DPkg::Lock::Timeout=600 update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 # The distribution's Python, which python3-dbus, python3-gi and python3-seccomp belong to.
 python=/usr/bin/python3
@@ -83,7 +83,7 @@ cleanup() {
     fi
     wait 2>/dev/null || true
     if dpkg-query -W -f='${Status}' tender 2>/dev/null | grep -q installed; then
-        DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq tender >/dev/null 2>&1 || true
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 purge -y -qq tender >/dev/null 2>&1 || true
     fi
     for backup in /var/backups/tender-*; do
         [ -d "$backup" ] || continue
@@ -145,7 +145,7 @@ step "the package: built from $tender, installed with apt"
 bash Scripts/package-deb.sh --binary "$tender" --out "$work" --compress none \
     2>"$work/package.log" | tee "$work/package.out" || fail "package-deb.sh: $(tail -5 "$work/package.log")"
 deb=$(ls "$work"/tender_*.deb)
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$deb" \
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "$deb" \
     >"$work/apt.log" 2>&1 || fail "apt-get install: $(tail -5 "$work/apt.log")"
 dpkg-query -W -f='${Status} ${Version}\n' tender
 
@@ -308,12 +308,12 @@ EOF
 dbus-daemon --config-file="$work/bus.conf" --nofork --nopidfile --nosyslog --print-address=3 \
     3>"$work/bus.address" 2>"$work/dbus.log" &
 pids+=($!)
-until_ok 5 test -s "$work/bus.address" || fail "dbus-daemon did not start (the policy does not parse?)"
+until_ok 60 test -s "$work/bus.address" || fail "dbus-daemon did not start (the policy does not parse?)"
 bus=$(head -1 "$work/bus.address")
 echo "bus: $bus"
 "$python" Tests/Hardware/fake_bluez.py "$bus" "$work/bluez.log" 2>"$work/fake_bluez.log" &
 pids+=($!)
-until_ok 5 grep -q "^ready" "$work/bluez.log" || fail "the stand-in bluetoothd did not start"
+until_ok 60 grep -q "^ready" "$work/bluez.log" || fail "the stand-in bluetoothd did not start"
 
 status=0
 "${as_tender[@]}" DBUS_SYSTEM_BUS_ADDRESS="$bus" /usr/bin/tender peers --seconds 1 \
@@ -332,7 +332,7 @@ pids+=("$receive")
 until_ok_while "$receive" 30 grep -q "ready: advertising on hci0" "$work/receive.log" \
     || fail "tender receive --ble did not get ready ($why): $(grep -a "error" "$work/receive.log")"
 kill -TERM "$receive"
-until_ok 10 stopped "$receive" || fail "tender receive --ble did not stop on SIGTERM"
+until_ok 60 stopped "$receive" || fail "tender receive --ble did not stop on SIGTERM"
 grep -q "callback org.freedesktop.DBus.ObjectManager.GetManagedObjects ok" "$work/bluez.log" \
     || fail "bluetoothd's GATT callback did not reach the node"
 grep -q "callback org.freedesktop.DBus.Properties.GetAll ok" "$work/bluez.log" \
@@ -364,7 +364,7 @@ install -d -m 0750 -o tender -g tender /run/tender
 cp /lib/systemd/system/tender-node.service "$run/"
 "$python" Tests/NodeLab/notify_listener.py "$run/notify.sock" "$work/notify.log" &
 pids+=($!)
-until_ok 5 test -S "$run/notify.sock" || fail "no notify socket"
+until_ok 60 test -S "$run/notify.sock" || fail "no notify socket"
 chmod 0666 "$run/notify.sock"
 # The mounts, in a private mount namespace, as the unit's settings make them:
 #   ProtectSystem=strict   the system directories read-only, but StateDirectory=,
@@ -418,7 +418,7 @@ node_pid=$!
 until_ok_while "$node_pid" 30 grep -q "READY=1" "$work/notify.log" \
     || fail "no READY=1 from the node ($why): $(grep -a "error" "$work/node.log")"
 grep "unit_sandbox:" "$work/node.log" | sed 's/^/  /'
-until_ok 10 curl -sf http://127.0.0.1:8737/healthz || fail "no /healthz on 127.0.0.1:8737"
+until_ok 60 curl -sf http://127.0.0.1:8737/healthz || fail "no /healthz on 127.0.0.1:8737"
 check_mode /var/lib/tender/api-token 600 tender:tender
 token=$(cat /var/lib/tender/api-token)
 code=$(curl -s -o "$work/out" -w '%{http_code}' http://127.0.0.1:8737/api/status)
@@ -435,7 +435,7 @@ code=$(curl -s -o "$work/pos.html" -w '%{http_code}' http://127.0.0.1:8737/pos)
 if [ "$code" != 200 ] || ! grep -qi "<html" "$work/pos.html"; then
     fail "GET /pos: $code (the page the kiosk opens)"
 fi
-until_ok 5 grep -q "WATCHDOG=1" "$work/notify.log" || fail "no WATCHDOG=1"
+until_ok 60 grep -q "WATCHDOG=1" "$work/notify.log" || fail "no WATCHDOG=1"
 # The kiosk launcher, with a stand-in browser: it reads the token as tender (sudo), waits for
 # the node, and hands Chromium a private page that goes on to /pos#token=...
 mkdir -p "$work/kiosk"
@@ -462,13 +462,13 @@ until_ok 20 stopped "$node_pid" || fail "the node did not stop within 20 s (Time
 wait "$node_pid" || status=$?
 node_pid=""
 [ "$status" = 0 ] || fail "SIGTERM: exit $status"
-until_ok 5 grep -q "STOPPING=1" "$work/notify.log" || fail "no STOPPING=1"
+until_ok 60 grep -q "STOPPING=1" "$work/notify.log" || fail "no STOPPING=1"
 grep -q "Bad system call\|SIGSYS" "$work/node.log" && fail "a system call outside the filter"
 echo "SIGTERM: exit 0, notifications: $(sort -u "$work/notify.log" | cut -d= -f1 | paste -sd' ')"
 rm -rf /run/tender
 
 step "purge: nothing of the package left"
-DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq tender >"$work/purge.log" 2>&1 \
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 purge -y -qq tender >"$work/purge.log" 2>&1 \
     || fail "apt-get purge: $(tail -5 "$work/purge.log")"
 grep "kept in" "$work/purge.log" | sed 's/^/  /' || true
 if dpkg-query -W -f='${Status}' tender 2>/dev/null | grep -q "ok"; then

@@ -29,8 +29,8 @@ for package in debootstrap systemd-container curl; do
         || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    apt-get -o DPkg::Lock::Timeout=600 update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 work=$(mktemp -d /var/tmp/tender-systemd.XXXXXX)
@@ -99,11 +99,11 @@ step "boot: the node under systemd"
 systemd-nspawn -q -D "$root" -b --register=no --keep-unit --console=passive "${swift_runtime[@]}" \
     >"$work/boot.log" 2>&1 &
 container=$!
-until_ok 30 booted || fail "the container did not start: $(tail -3 "$work/boot.log")"
+until_ok 60 booted || fail "the container did not start: $(tail -3 "$work/boot.log")"
 until_ok 60 in_container systemctl is-active --quiet tender-node \
     || fail "tender-node is not active: $(in_container systemctl status tender-node --no-pager 2>&1 | tail -5)"
 [ "$(property StatusText)" = "serving on 127.0.0.1:8737" ] || fail "status: $(property StatusText)"
-until_ok 10 curl -sf http://127.0.0.1:8737/healthz || fail "no /healthz"
+until_ok 60 curl -sf http://127.0.0.1:8737/healthz || fail "no /healthz"
 token=$(cat "$root/var/lib/tender/api-token")
 curl -sf -H "Authorization: Bearer $token" http://127.0.0.1:8737/api/status >"$work/status.json" \
     || fail "/api/status"
@@ -141,22 +141,22 @@ done
 
 step "restart, stop, and the failures a restart cannot fix"
 in_container systemctl kill -s KILL tender-node
-until_ok 15 property_is NRestarts 1 || fail "not restarted after kill -9"
-until_ok 15 in_container systemctl is-active --quiet tender-node || fail "not active again"
+until_ok 60 property_is NRestarts 1 || fail "not restarted after kill -9"
+until_ok 60 in_container systemctl is-active --quiet tender-node || fail "not active again"
 echo "kill -9: restarted"
 in_container systemctl stop tender-node
 [ "$(property ExecMainStatus)" = 0 ] || fail "stop: exit $(property ExecMainStatus)"
 echo "stop: exit 0"
 in_container sh -c 'mkdir /root/wallet && mv /var/lib/tender/wallet* /root/wallet/'
 in_container systemctl start tender-node >/dev/null 2>&1 || true
-until_ok 15 property_is ActiveState failed || fail "no wallet: $(property ActiveState)"
+until_ok 60 property_is ActiveState failed || fail "no wallet: $(property ActiveState)"
 [ "$(property ExecMainStatus)" = 66 ] || fail "no wallet: exit $(property ExecMainStatus)"
 [ "$(property NRestarts)" = 0 ] || fail "no wallet: restarted"
 echo "no wallet: exit 66, not restarted"
 in_container sh -c 'mv /root/wallet/* /var/lib/tender/ && mv /etc/tender/passphrase /root/'
 in_container systemctl reset-failed tender-node
 in_container systemctl start tender-node >/dev/null 2>&1 || true
-until_ok 15 property_is ActiveState failed || fail "no passphrase: $(property ActiveState)"
+until_ok 60 property_is ActiveState failed || fail "no passphrase: $(property ActiveState)"
 [ "$(property ExecMainStatus)" = 243 ] || fail "no passphrase: exit $(property ExecMainStatus)"
 [ "$(property NRestarts)" = 0 ] || fail "no passphrase: restarted"
 echo "no passphrase file: 243/CREDENTIALS, not restarted"

@@ -56,13 +56,17 @@ actor MemoryTransport: PaymentTransport {
     let clock: FixedClock
     /// Receipts to offer before the real one (stale codes on a screen).
     private var queued: [[UInt8]]
+    /// Whether the medium waits for ever once it has nothing to offer (a payee that never
+    /// answers) or ends (a source that has no more).
+    let silentWhenDrained: Bool
     private(set) var sent: [[UInt8]] = []
     private(set) var finished = false
 
     init(
         payee: Wallet? = nil, key: PrivateKey? = nil, failAt: Step? = nil,
-        clock: FixedClock, stale: [[UInt8]] = []
+        clock: FixedClock, stale: [[UInt8]] = [], silentWhenDrained: Bool = true
     ) {
+        self.silentWhenDrained = silentWhenDrained
         self.payee = payee
         self.payeeKey = key
         self.failAt = failAt
@@ -87,9 +91,11 @@ actor MemoryTransport: PaymentTransport {
         } catch { throw .mayHaveSent(error) }
     }
 
-    /// Queued receipts, then nothing more until cancelled (a payee that never answers).
+    /// Queued receipts, then nothing more until cancelled (a payee that never answers), or
+    /// the end of the medium.
     func nextReceipt() async throws(NodeError) -> [UInt8]? {
         if !queued.isEmpty { return queued.removeFirst() }
+        guard silentWhenDrained else { return nil }
         while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
         return nil
     }

@@ -51,7 +51,7 @@ start_node() {
     TENDER_SYNC_INTERVAL=1 NOTIFY_SOCKET="$work/notify.sock" \
         "$tender" node --data-dir "$work/bob" --listen "127.0.0.1:$api" "$@" >>"$work/node.log" 2>&1 &
     node_pid=$!
-    until_ok 20 curl -sf "http://127.0.0.1:$api/healthz" || fail "the node did not start"
+    until_ok 60 curl -sf "http://127.0.0.1:$api/healthz" || fail "the node did not start"
 }
 
 step "an issuer, a vault, Alice with notes, Bob's node settling on the chain"
@@ -75,9 +75,9 @@ t issuer issue --data-dir "$work/issuer" --rpc "$rpc" --vault "$vault" --chain-i
 t receive "$work/notes.tender" --data-dir "$work/alice" >/dev/null
 
 "$python" Tests/NodeLab/notify_listener.py "$work/notify.sock" "$work/notify.log" &
-until_ok 5 test -S "$work/notify.sock" || fail "no notify socket"
+until_ok 60 test -S "$work/notify.sock" || fail "no notify socket"
 start_node
-until_ok 5 grep -q "READY=1" "$work/notify.log" || fail "no READY=1 from the node"
+until_ok 60 grep -q "READY=1" "$work/notify.log" || fail "no READY=1 from the node"
 [ "$(stat -c %a "$work/bob/api-token")" = 600 ] || fail "the token file is not 0600"
 
 step "the API refuses what it must"
@@ -98,7 +98,7 @@ id=$(echo "$request" | json '["requestId"]')
 t pay --data-dir "$work/alice" --request "$uri" --out "$work/pay.tender" >/dev/null
 t receive "$work/pay.tender" --data-dir "$work/bob" --receipt-out "$work/receipt.tender" >/dev/null
 t receipt "$work/receipt.tender" --data-dir "$work/alice" >/dev/null
-until_ok 10 grep -q "^event: payment" "$work/events" || fail "no payment event: $(cat "$work/events")"
+until_ok 60 grep -q "^event: payment" "$work/events" || fail "no payment event: $(cat "$work/events")"
 grep -q "\"requestId\":\"$id\"" "$work/events" || fail "the event names another request"
 [ "$(call "http://127.0.0.1:$api/api/requests/$id" | json '["state"]')" = paid ] || fail "not paid"
 
@@ -110,7 +110,7 @@ unsettled() {
         'import json,sys; print(sum(int(a["receivedUnsettled"]) for d in json.load(sys.stdin)["domains"] for a in d["assets"]))'
 }
 settled() { [ "$(unsettled)" = 0 ]; }
-until_ok 30 settled || fail "Bob's coins were not settled: $(call "http://127.0.0.1:$api/api/balance")"
+until_ok 60 settled || fail "Bob's coins were not settled: $(call "http://127.0.0.1:$api/api/balance")"
 call "http://127.0.0.1:$api/api/status" | json '["sync"]'
 "$python" Tests/ChainLab/check.py --url "$rpc" --vault "$vault" --issuer "$issuer" \
     --deposit "$deposit" --paid "$bob=1500" --coins 1
@@ -122,23 +122,24 @@ wait "$node_pid" 2>/dev/null || true
 kill "$events" 2>/dev/null || true
 start_node
 [ "$(t balance --data-dir "$work/bob" --json)" = "$before" ] || fail "a restart changed Bob's wallet"
-call -N "http://127.0.0.1:$api/api/events" >/dev/null &
-sleep 1
+call -N "http://127.0.0.1:$api/api/events" >"$work/open-stream.txt" &
+# The stream is open once its first lines arrived (the node writes them on connecting).
+until_ok 60 grep -q "tender payments" "$work/open-stream.txt" || fail "the event stream did not open"
 kill -TERM "$node_pid"
 status=0
-for _ in $(seq 100); do kill -0 "$node_pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$node_pid" 2>/dev/null && fail "the node did not stop within 10 s of SIGTERM"
+for _ in $(seq 300); do kill -0 "$node_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$node_pid" 2>/dev/null && fail "the node did not stop within 30 s of SIGTERM"
 wait "$node_pid" || status=$?
 [ "$status" = 0 ] || fail "SIGTERM: exit $status"
 node_pid=""
-until_ok 5 grep -q "STOPPING=1" "$work/notify.log" || fail "no STOPPING=1"
+until_ok 60 grep -q "STOPPING=1" "$work/notify.log" || fail "no STOPPING=1"
 "$python" Tests/ChainLab/check.py --url "$rpc" --vault "$vault" --issuer "$issuer" \
     --deposit "$deposit" --paid "$bob=1500" --coins 1
 
 step "the API on a Unix socket; a configuration mistake"
 "$tender" node --data-dir "$work/bob" --listen "unix:$work/api.sock" --no-sync >>"$work/node.log" 2>&1 &
 node_pid=$!
-until_ok 20 test -S "$work/api.sock" || fail "no API socket"
+until_ok 60 test -S "$work/api.sock" || fail "no API socket"
 [ "$(stat -c %a "$work/api.sock")" = 660 ] || fail "the socket is not 0660"
 address=$(curl -s --unix-socket "$work/api.sock" -H "Authorization: Bearer $(cat "$work/bob/api-token")" \
     http://node/api/status | json '["address"]')

@@ -10,7 +10,7 @@ Actions, run in order (the first failure exits 1 with what was expected):
     tap SELECTOR      touch the element's centre (touchStart, touchEnd: the page gets a click)
     type TEXT         type into the focused element
     shot FILE         the viewport as a PNG
-    wait EXPRESSION   until the JavaScript expression is truthy (--timeout seconds, default 10)
+    wait EXPRESSION   until the JavaScript expression is truthy (--timeout seconds, default 60)
     text SELECTOR     print the element's text
     eval EXPRESSION   print the expression's value (JSON unless a string)
 The viewport is 800x480 with touch (a 7" stall screen) unless --size says otherwise.
@@ -192,7 +192,7 @@ class Page:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, required=True, help="Chromium's DevTools port")
-    parser.add_argument("--timeout", type=float, default=10)
+    parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--size", default="800x480", help="the viewport, WIDTHxHEIGHT")
     parser.add_argument("steps", nargs="+", help="ACTION ARGUMENT pairs")
     options = parser.parse_args()

@@ -78,7 +78,7 @@ def start_node():
     log = open(os.path.join(work, "node.log"), "a")
     node = subprocess.Popen([tender, "node", "--data-dir", node_home, "--listen", f"127.0.0.1:{port}"],
                             env=env, stdout=log, stderr=log)
-    for _ in range(200):
+    for _ in range(1200):
         try:
             urllib.request.urlopen(base + "/healthz", timeout=1).read()
             return
@@ -122,12 +122,17 @@ def pay_once():
             answered["lost"] += 1
 
 
+workers = []
+
+
 def payer():
     gap = 1 / options.rate
     next_at = time.monotonic()
     while time.monotonic() < deadline:
         next_at += gap
-        threading.Thread(target=pay_once, daemon=True).start()
+        worker = threading.Thread(target=pay_once, daemon=True)
+        worker.start()
+        workers.append(worker)
         time.sleep(max(0, next_at - time.monotonic()))
 
 
@@ -142,7 +147,8 @@ while time.monotonic() < deadline - 2:
     time.sleep(random.uniform(0, 0.5))
     start_node()
 paying.join()
-time.sleep(2)  # calls still in flight finish
+for worker in workers:  # calls still in flight end (answered, or cut by their 10 s timeouts)
+    worker.join()
 print(f"soak: {options.seconds} s, {kills} kills, {answered['made']} payments exported, "
       f"{answered['lost']} calls cut by a kill, {answered['refused']} refused (busy/limit)")
 if kills < 3 or answered["made"] < options.seconds * options.rate // 4:

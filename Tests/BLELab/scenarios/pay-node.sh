@@ -32,7 +32,12 @@ peripheral() {
     # A request left unpaid stops being advertised when it expires.
     local unpaid
     unpaid=$(node_api request 100 2) || return 1
-    sleep 4
+    local waited=0
+    until grep -q "request $unpaid expired; not advertised" "$BLE_SHARED/bob-node.log"; do
+        sleep 0.5
+        waited=$((waited + 1))
+        [ $waited -lt 240 ] || break  # two minutes; the verdict below names what is missing
+    done
     local sessions
     sessions=$(node_api metric 'tender_ble_sessions_total{outcome="paid"}')
     {

@@ -18,7 +18,7 @@ def answer(path, request):
     if path == "/status-502":
         return 502, b"bad gateway"
     if path == "/slow":
-        time.sleep(3)
+        time.sleep(120)  # past every test's deadline: only a timeout ends the call
         return 200, json.dumps(dict(ok, result="0x1")).encode()
     if path == "/wrong-id":
         return 200, json.dumps(dict(ok, id=987654, result="0x1")).encode()
