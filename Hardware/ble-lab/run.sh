@@ -81,6 +81,7 @@
 #   BLE_LAB_ACCEL             auto (default), tcg or kvm
 #   BLE_LAB_MEMORY            MiB per VM (default 768)
 #   TENDER                    path of the tender binary handed to the scenarios
+#   BLE_LAB_SETUP_ONLY        1: install, unpack and build what the lab needs, then exit 0
 # Output: $BLE_LAB_DIR/results/bootN/<scenario>/ with A.log B.log (the nodes' output),
 #   A.bluetoothd.log B.bluetoothd.log (-d, this scenario's window), A.btsnoop B.btsnoop,
 #   faults.log, shared/, verdict; bootN/agent-A.log agent-B.log air.log console-*.log;
@@ -398,6 +399,9 @@ kernel_version=$(ls "$kernel_dir/lib/modules" | head -n 1)
 build_initramfs
 choose_acceleration
 say "set up in $(seconds_since "$start_time") s (kernel $kernel_version, ${acceleration[1]})"
+# Set-up alone (packages, kernel, initramfs): a caller that runs the lab beside other work
+# installs first, so no two apt runs meet.
+[ "${BLE_LAB_SETUP_ONLY:-0}" = 1 ] && exit 0
 
 results=$lab/results
 rm -rf "$results"

@@ -86,20 +86,36 @@ for _ in $(seq 600); do
     sleep 0.1
 done
 curl -sf --unix-socket api.sock http://node/healthz >/dev/null || fail "the node did not start"
-(for i in $(seq 1 12); do t receive "more-$i.tender" --data-dir alice >/dev/null; done) &
-writer=$!
-taken=0
-while kill -0 "$writer" 2>/dev/null; do
+# The writer receives in three rounds of four: backups are taken while a round writes
+# (whatever interleaving the machine gives) and once after each round (a state known exactly),
+# so every run has backups of three different states however the scheduler treats the writer.
+taken=0 after_rounds=""
+take_backup() {
     taken=$((taken + 1))
     t backup --data-dir alice --out "during-$taken.backup" >/dev/null
+}
+for round in 0 1 2; do
+    (for i in $(seq $((round * 4 + 1)) $((round * 4 + 4))); do
+        t receive "more-$i.tender" --data-dir alice >/dev/null
+    done) &
+    writer=$!
+    while kill -0 "$writer" 2>/dev/null; do take_backup; done
+    wait "$writer" || fail "tender receive failed while backups were taken"
+    take_backup
+    after_rounds="$after_rounds $taken"
 done
-wait "$writer"
-[ "$taken" -ge 2 ] || fail "only $taken backup(s) were taken while writing"
 counts=""
 for i in $(seq 1 "$taken"); do
     t restore "during-$i.backup" --data-dir "during-$i" >/dev/null
     balanced "during-$i"
     counts="$counts $(t history --data-dir "during-$i" --json | jq '.history | length')"
+done
+# After each round, four payments more than after the one before.
+read -r -a counts_of <<<"$counts"
+read -r -a rounds <<<"$after_rounds"
+for r in 1 2; do
+    before=${counts_of[$((${rounds[$((r - 1))]} - 1))]} after=${counts_of[$((${rounds[$r]} - 1))]}
+    [ $((after - before)) = 4 ] || fail "round $((r + 1)) added $((after - before)) payments, not 4 (counts:$counts)"
 done
 echo "   $taken backups while writing; payments in each:$counts"
 

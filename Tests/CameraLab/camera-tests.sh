@@ -42,7 +42,7 @@ bob=$("$tender" address --data-dir "$work/bob")
 
 lab=${CAMERA_LAB_DIR:-$PWD/.camera-lab}
 guest_env="TENDER='$tender' WORK='$work' BOB='$bob' TENDER_PASSPHRASE_FILE='$work/passphrase'"
-CAMERAS=2 SCAN_TIMEOUT=420 CAMERA_LAB_TIMEOUT=540 \
+CAMERAS=2 SCAN_TIMEOUT=1200 CAMERA_LAB_TIMEOUT=1320 \
     SCAN_CMD="$guest_env sh '$PWD/Tests/CameraLab/in-guest.sh'" \
     EXPECT="camera-tests: all passed" CAMERA_LAB_DIR=$lab \
     bash Hardware/camera-lab/run.sh >"$work/lab.log" || true

@@ -21,10 +21,10 @@ wait_for() { # wait_for TENTHS COMMAND…: until COMMAND succeeds (0.1 s apart),
 alice_pays() { # alice_pays AMOUNT NAME: Alice's pay --qr, her screen $LAB_OUT/NAME.grey, her
     # camera $CAMERA, output NAME.out and NAME.err; sets $alice to its pid once the screen shows
     "$TENDER" pay --data-dir "$WORK/alice" --to "$BOB" --amount "$1" --qr --camera "$CAMERA" \
-        --frames-out "$LAB_OUT/$2.grey" --hold 6 --timeout 180 --json \
+        --frames-out "$LAB_OUT/$2.grey" --hold 6 --timeout 600 --json \
         >"$LAB_OUT/$2.out" 2>"$LAB_OUT/$2.err" &
     alice=$!
-    wait_for 300 test -s "$LAB_OUT/$2.grey"
+    wait_for 1200 test -s "$LAB_OUT/$2.grey"
 }
 alice_reads_receipt() { # alice_reads_receipt SCREEN NAME WHAT: SCREEN plays into Alice's camera
     # until her pay NAME ends; passes WHAT when it ended with the payment spent
@@ -41,7 +41,7 @@ alice_reads_receipt() { # alice_reads_receipt SCREEN NAME WHAT: SCREEN plays int
 
 # 1. Scan an animated loop from a real camera, asking for 30 frames/s.
 player=$(play "$WORK/clip.grey" "$CAMERA_FEED")
-"$TENDER" scan --camera "$CAMERA" --fps 30 --timeout 60 --out "$LAB_OUT/scanned" 2>"$LAB_OUT/scan.err"
+"$TENDER" scan --camera "$CAMERA" --fps 30 --timeout 300 --out "$LAB_OUT/scanned" 2>"$LAB_OUT/scan.err"
 kill "$player"
 if cmp -s "$WORK/payment" "$LAB_OUT/scanned"; then
     pass "scan: the payment came back byte for byte through $CAMERA"
@@ -57,7 +57,7 @@ fi
 # 2. Two-sided: Alice's screen plays into Bob's camera, Bob's into Alice's.
 alice_pays 130 pay
 to_bob=$(play "$LAB_OUT/pay.grey" "$CAMERA2_FEED")
-"$TENDER" receive --data-dir "$WORK/bob" --camera "$CAMERA2" --timeout 90 --qr \
+"$TENDER" receive --data-dir "$WORK/bob" --camera "$CAMERA2" --timeout 300 --qr \
     --frames-out "$LAB_OUT/bob-screen.grey" --json >"$LAB_OUT/receive.out" 2>"$LAB_OUT/receive.err"
 received=$?
 kill "$to_bob"
@@ -68,7 +68,7 @@ else
 fi
 # First the receipt of Alice's earlier payment (test 1's), still on Bob's screen.
 stale=$(play "$WORK/old-receipt.grey" "$CAMERA_FEED")
-wait_for 300 grep -q "not this one" "$LAB_OUT/pay.err"
+wait_for 1200 grep -q "not this one" "$LAB_OUT/pay.err"
 kill "$stale"
 if grep -q "that receipt is for request .*, not this one" "$LAB_OUT/pay.err" && kill -0 $alice 2>/dev/null; then
     pass "two-sided: an earlier payment's receipt on Bob's screen was not taken for this one"
@@ -100,7 +100,7 @@ api() {
         "http://node$1"
 }
 scanning() { api /api/status | grep -q "scanning $CAMERA2"; }
-wait_for 600 scanning
+wait_for 1200 scanning
 if scanning; then
     pass "node camera: the node scans its camera ($(grep -o "scanning $CAMERA2.*" "$LAB_OUT/node.log" | head -n 1))"
 else
@@ -114,7 +114,7 @@ for payment in json.load(sys.stdin)["incoming"]:
     if payment["amount"] == "90": print(payment["requestId"])' 2>/dev/null
 }
 accepted() { [ -n "$(paid_id)" ]; }
-wait_for 900 accepted
+wait_for 1800 accepted
 kill "$to_node"
 id=$(paid_id)
 if [ -n "$id" ] && grep -q "camera payee: received 90 for request" "$LAB_OUT/node.log"; then
@@ -135,7 +135,7 @@ alice_reads_receipt "$LAB_OUT/node-screen.grey" pay2 \
     "node camera: Alice's camera read the node's receipt: payment spent"
 v4l2-ctl -d "$CAMERA2" -c disconnect=1 2>>"$LAB_OUT/node.log"
 camera_gone() { api /api/status | grep -q "waiting for the camera"; }
-wait_for 300 camera_gone
+wait_for 1200 camera_gone
 if camera_gone && kill -0 $node 2>/dev/null &&
     api /metrics | grep -q 'tender_camera_payments_total{outcome="paid"} 1'; then
     pass "node camera: unplugged, the node says so ($(api /api/status | grep -o 'waiting for the camera[^"]*' | cut -c 1-70)…) and serves on"
@@ -144,7 +144,7 @@ else
 fi
 kill -TERM $node
 node_gone() { ! kill -0 $node; }
-wait_for 150 node_gone || kill -KILL $node
+wait_for 600 node_gone || kill -KILL $node
 wait $node
 stopped=$?
 if [ $stopped -eq 0 ]; then
@@ -154,9 +154,9 @@ else
 fi
 
 # 3. The camera is unplugged mid-scan (vivid's Disconnect button): a clear error, exit 74.
-"$TENDER" scan --camera "$CAMERA" --timeout 60 >/dev/null 2>"$LAB_OUT/vanish.err" &
+"$TENDER" scan --camera "$CAMERA" --timeout 300 >/dev/null 2>"$LAB_OUT/vanish.err" &
 scanner=$!
-wait_for 300 grep -q "^camera $CAMERA" "$LAB_OUT/vanish.err"
+wait_for 1200 grep -q "^camera $CAMERA" "$LAB_OUT/vanish.err"
 sleep 1
 v4l2-ctl -d "$CAMERA" -c disconnect=1 2>>"$LAB_OUT/vanish.err"
 wait $scanner

@@ -65,9 +65,12 @@ struct DevChainScope: SuiteTrait, TestScoping {
         let (status, output) = try Shell.run(
             "/bin/bash", [start, "--port", String(port), "--chain-id", String(DevChain.chainID)])
         guard status == 0 else { throw Shell.Failure(what: "dev chain start", output: output) }
-        let client = EthereumRPC.makeHTTPClient()
+        let client = EthereumRPC.makeHTTPClient(
+            connectTimeout: .seconds(30), readTimeout: .seconds(60))
         let chain = DevChain(
-            port: port, rpc: EthereumRPC(endpoint: "http://127.0.0.1:\(port)", client: client))
+            port: port,
+            rpc: EthereumRPC(
+                endpoint: "http://127.0.0.1:\(port)", client: client, timeout: .seconds(120)))
         var failure: (any Error)?
         do { try await DevChain.$current.withValue(chain) { try await function() } } catch {
             failure = error

@@ -22,7 +22,7 @@ import Testing
 
     func confirmed(_ hash: Bytes32, confirmations: UInt64 = 1) async throws -> TransactionReceipt {
         let outcome = try await rpc.waitForReceipt(
-            hash, confirmations: confirmations, timeout: .seconds(10),
+            hash, confirmations: confirmations, timeout: .seconds(60),
             pollInterval: .milliseconds(50))
         guard case .confirmed(let receipt, _) = outcome else {
             Issue.record("expected a confirmed receipt, got \(outcome)")

@@ -78,8 +78,8 @@ enum FFmpeg {
         try reader.close()
         try writer.close()
 
-        // A hung scanner must not hang the suite: SIGKILL both after a generous minute.
-        let deadline = Date().addingTimeInterval(60)
+        // A hung scanner must not hang the suite: SIGKILL both after five generous minutes.
+        let deadline = Date().addingTimeInterval(300)
         while scanner.isRunning || decoder.isRunning {
             if Date() > deadline {
                 for process in [scanner, decoder] where process.isRunning {

@@ -329,7 +329,7 @@ echo "tender peers as tender: $(cat "$work/peers.log")"
     >"$work/receive.log" 2>&1 &
 receive=$!
 pids+=("$receive")
-until_ok_while "$receive" 30 grep -q "ready: advertising on hci0" "$work/receive.log" \
+until_ok_while "$receive" 120 grep -q "ready: advertising on hci0" "$work/receive.log" \
     || fail "tender receive --ble did not get ready ($why): $(grep -a "error" "$work/receive.log")"
 kill -TERM "$receive"
 until_ok 60 stopped "$receive" || fail "tender receive --ble did not stop on SIGTERM"
@@ -415,7 +415,7 @@ env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin HOME=/var/lib/tend
 node_pid=$!
 # The watchdog is pinged every half WATCHDOG_USEC: 1 s here instead of the unit's
 # ${watchdog} s / 2, so a ping shows within the test.
-until_ok_while "$node_pid" 30 grep -q "READY=1" "$work/notify.log" \
+until_ok_while "$node_pid" 120 grep -q "READY=1" "$work/notify.log" \
     || fail "no READY=1 from the node ($why): $(grep -a "error" "$work/node.log")"
 grep "unit_sandbox:" "$work/node.log" | sed 's/^/  /'
 until_ok 60 curl -sf http://127.0.0.1:8737/healthz || fail "no /healthz on 127.0.0.1:8737"
@@ -446,7 +446,7 @@ for last; do :; done
 cat "\${last#file://}" >"$work/kiosk/page"
 EOF
 chmod 0755 "$work/kiosk/chromium"
-PATH="$work/kiosk:$PATH" XDG_RUNTIME_DIR="$work/kiosk" timeout 20 /usr/libexec/tender/tender-kiosk \
+PATH="$work/kiosk:$PATH" XDG_RUNTIME_DIR="$work/kiosk" timeout 60 /usr/libexec/tender/tender-kiosk \
     >"$work/kiosk.log" 2>&1 || fail "tender-kiosk: $(cat "$work/kiosk.log")"
 grep -q -- "--kiosk --incognito .*file://$work/kiosk/tender-pos.html" "$work/kiosk/args" \
     || fail "kiosk: $(cat "$work/kiosk/args")"

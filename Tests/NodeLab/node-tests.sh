@@ -92,6 +92,8 @@ grep -q "not valid JSON" "$work/out" || fail "no reason: $(cat "$work/out")"
 step "a request from Bob's API, paid by Alice with a file, announced as it lands"
 call -N "http://127.0.0.1:$api/api/events" >"$work/events" &
 events=$!
+# Events are not replayed: the stream must be open (its first lines arrived) before the payment.
+until_ok 60 grep -q "tender payments" "$work/events" || fail "the event stream did not open"
 request=$(call -X POST -d '{"amount": "1500", "memo": "tea"}' "http://127.0.0.1:$api/api/requests")
 uri=$(echo "$request" | json '["uri"]')
 id=$(echo "$request" | json '["requestId"]')

@@ -151,7 +151,8 @@ for worker in workers:  # calls still in flight end (answered, or cut by their 1
     worker.join()
 print(f"soak: {options.seconds} s, {kills} kills, {answered['made']} payments exported, "
       f"{answered['lost']} calls cut by a kill, {answered['refused']} refused (busy/limit)")
-if kills < 3 or answered["made"] < options.seconds * options.rate // 4:
+# Enough to prove something, whatever the machine's speed (a busy one pays less in a minute).
+if kills < 3 or answered["made"] < 50:
     fail("too little happened to prove anything")
 
 # The wallet's account of its payments, then the prepared ones cancelled.
@@ -172,7 +173,7 @@ spendable = sum(int(a["spendable"]) + int(a["expiring"]) for a in json.loads(bod
 status, body = call("GET", "/api/limits")
 used = int(json.loads(body)["limits"][0]["used"])
 node.send_signal(signal.SIGTERM)
-node.wait(timeout=15)
+node.wait(timeout=60)
 if spendable != notes - paid:
     fail(f"spendable {spendable} != {notes} - {paid} paid: value lost or made")
 if used != paid:

@@ -54,7 +54,7 @@ struct PrinterSinkTests {
             done.signal()
         }
         reader.start()
-        try PrinterSink.device(path: path).send(Self.job, timeout: .seconds(10))
+        try PrinterSink.device(path: path).send(Self.job, timeout: .seconds(60))
         done.wait()
         #expect(received.get() == Self.job)
     }
@@ -118,7 +118,7 @@ struct PrinterSinkTests {
         }
         server.start()
         try PrinterSink.network(host: "127.0.0.1", port: listener.port).send(
-            Self.job, timeout: .seconds(10))
+            Self.job, timeout: .seconds(60))
         done.wait()
         listener.close()
         #expect(received.get() == Self.job)
@@ -190,7 +190,7 @@ struct PrinterSinkTests {
         #expect(chmod(directory.file("lp"), 0o755) == 0)
         try CUPSSink.send(
             Self.job, queue: "stall", searchPath: "/nonexistent:" + directory.url.path,
-            deadline: .after(.seconds(10)))
+            deadline: .after(.seconds(60)))
         #expect(
             try String(contentsOfFile: directory.file("args"), encoding: .utf8)
                 == "-d\nstall\n-o\nraw\n")
@@ -199,7 +199,7 @@ struct PrinterSinkTests {
 
         try CUPSSink.send(
             [0x0A], queue: nil, searchPath: directory.url.path,
-            deadline: .after(.seconds(10)))
+            deadline: .after(.seconds(60)))
         #expect(try String(contentsOfFile: directory.file("args"), encoding: .utf8) == "-o\nraw\n")
     }
 
@@ -217,7 +217,7 @@ struct PrinterSinkTests {
         #expect {
             try CUPSSink.send(
                 Self.job, queue: "nope", searchPath: directory.url.path,
-                deadline: .after(.seconds(10)))
+                deadline: .after(.seconds(60)))
         } throws: { error in
             guard let error = error as? PrintingError else { return false }
             return error.kind == .spoolerFailed && error.message.contains("does not exist")

@@ -12,6 +12,7 @@
 
 # In software emulation each program started costs a tenth of a second or more: the waits
 # below use bash's clock and a sleep that starts nothing (a read with a timeout on a pipe).
+# They look at the 9p share 5 times a second: each look costs the VM ~6 ms of emulated CPU.
 lab__snooze() {
     [ -n "${LAB_SNOOZE_FD:-}" ] || exec {LAB_SNOOZE_FD}<> <(:)
     read -r -t "$1" -u "$LAB_SNOOZE_FD" || :
@@ -32,7 +33,7 @@ lab_wait() {
     local name=$1 limit=$((EPOCHSECONDS + ${2:-60}))
     until [ -e "$BLE_BUS/$name" ]; do
         [ $EPOCHSECONDS -lt $limit ] || { lab_log "no event $name after ${2:-60} s" >&2; return 1; }
-        lab__snooze 0.05
+        lab__snooze 0.2
     done
     cat "$BLE_BUS/$name"
 }
@@ -52,7 +53,7 @@ lab_fault() {
     local limit=$((EPOCHSECONDS + 180))
     until [ -e "$request.done" ]; do
         [ $EPOCHSECONDS -lt $limit ] || { lab_log "fault $action: no answer from VM $target" >&2; return 1; }
-        lab__snooze 0.05
+        lab__snooze 0.2
     done
     local answer
     answer=$(cat "$request.done")

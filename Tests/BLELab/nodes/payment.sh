@@ -59,6 +59,20 @@ receive_payments() { # receive_payments N
     sleep 600
 }
 
+# VM B: `tender peers` (a scan of 8 s, its JSON in FILE) until CHECK passes, four scans at most:
+# on a busy machine BlueZ may report an advertiser only after the first scan ended.
+peers_until() { # peers_until FILE CHECK...
+    local file=$1 attempt
+    shift
+    for attempt in 1 2 3 4; do
+        "$TENDER" peers --seconds 8 --json >"$file"
+        "$@" && { cat "$file"; return 0; }
+        echo "tender peers, scan $attempt: not yet"
+    done
+    cat "$file"
+    return 1
+}
+
 report_bob_balance() {
     "$TENDER" balance --json --data-dir "$BLE_WORK/bob" >"$BLE_SHARED/bob.balance"
     lab_signal bob-done

@@ -54,8 +54,8 @@ peripheral() {
 
 central() {
     use_wallet alice
-    "$TENDER" peers --seconds 8 --json | tee "$BLE_SHARED/peers.json"
-    grep -q "Bob's stall" "$BLE_SHARED/peers.json" || { echo "tender peers did not list Bob's stall"; return 1; }
+    peers_until "$BLE_SHARED/peers.json" grep -q "Bob's stall" "$BLE_SHARED/peers.json" \
+        || { echo "tender peers did not list Bob's stall"; return 1; }
     pay_bob || return 1
     lab_wait second-request 120 || { echo "Bob's node issued no second request"; return 1; }
     "$TENDER" pay --ble --image "$BLE_SHARED/bob-code.png" --data-dir "$BLE_WORK/alice" \

@@ -13,13 +13,14 @@ central() {
     local bob payer id
     bob=$(cat "$BLE_SHARED/bob.address")
     # `tender peers` lists Bob with his request's amount and id prefix, as advertised.
-    "$TENDER" peers --seconds 8 --json | tee "$BLE_SHARED/peers.json"
-    id=$(grep -a -m1 '^tender:' "$BLE_SHARED/bob.out" | sed 's/.*[?&]id=\([0-9a-f]\{8\}\).*/\1/')
-    python3 -c 'import json, sys
+    lists_bob() {
+        id=$(grep -a -m1 '^tender:' "$BLE_SHARED/bob.out" | sed 's/.*[?&]id=\([0-9a-f]\{8\}\).*/\1/')
+        python3 -c 'import json, sys
 peers = json.load(open(sys.argv[1]))
 assert any(p.get("amount") == "100" and p.get("requestIdPrefix") == sys.argv[2]
-           and p.get("name") == "Tender" for p in peers), peers' \
-        "$BLE_SHARED/peers.json" "$id" || { echo "tender peers did not list Bob's request $id"; return 1; }
+           and p.get("name") == "Tender" for p in peers), peers' "$BLE_SHARED/peers.json" "$id"
+    }
+    peers_until "$BLE_SHARED/peers.json" lists_bob || { echo "tender peers did not list Bob's request $id"; return 1; }
     # Carol asks for Bob's L2CAP channel: the whole session (XX included) runs over it.
     for payer in alice carol; do
         use_wallet $payer
