@@ -96,7 +96,7 @@ import Testing
     @Test func aReceiptOffTheCanonicalChainIsAReorg() async throws {
         let hash = try Bytes32(hex: "0x" + String(repeating: "11", count: 32))
         try await withRPC("http://127.0.0.1:\(port)/stale-receipt") { rpc in
-            let outcome = try await rpc.waitForReceipt(hash, timeout: .seconds(60))
+            let outcome = try await rpc.waitForReceipt(hash, timeout: .seconds(600))
             guard case .reorganized(let receipt) = outcome else {
                 Issue.record("expected a reorg, got \(outcome)")
                 return

@@ -62,16 +62,17 @@ import Testing
     }
 
     /// The node's shutdown: `finish` stops a thread that is scanning an empty view, lets the
-    /// camera go, and the payee waiting for a payment gets none.
-    @Test func finishStopsTheScanningThreadAndLetsTheCameraGo() async throws {
+    /// camera go, and the payee waiting for a payment gets none. The test waits for the camera
+    /// to say it was read to the end (no deadline of its own: a busy machine's test run may
+    /// not give this task a thread for a minute; the time limit catches a hang).
+    @Test(.timeLimit(.minutes(10))) func finishStopsTheScanningThreadAndLetsTheCameraGo()
+        async throws
+    {
         let camera = PlayedCamera(blank())
         let source = CameraPaymentSource(opening: camera.opener)
         let waiting = Task { try await source.nextPayment() }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !camera.playedAll, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(camera.playedAll, "the scanning thread never read the camera")
+        for await _ in camera.played {}
+        #expect(camera.playedAll)
         await source.finish()
         #expect(camera.released)
         #expect(try await waiting.value == nil)
@@ -147,10 +148,14 @@ private final class PlayedCamera: Sendable {
     private let frames: [GreyImage]
     private let vanishAfter: Bool
     private let state = Mutex((played: false, released: false))
+    /// Ends once every frame was read (the reader asked for one more).
+    let played: AsyncStream<Void>
+    private let playedEnd: AsyncStream<Void>.Continuation
 
     init(_ frames: [GreyImage], vanishAfter: Bool = false) {
         self.frames = frames
         self.vanishAfter = vanishAfter
+        (played, playedEnd) = AsyncStream<Void>.makeStream()
     }
 
     var playedAll: Bool { state.withLock { $0.played } }
@@ -171,6 +176,7 @@ private final class PlayedCamera: Sendable {
         func nextFrame(timeout: Double) throws(CameraError) -> GreyImage? {
             guard next < camera.frames.count else {
                 camera.state.withLock { $0.played = true }
+                camera.playedEnd.finish()
                 if camera.vanishAfter {
                     throw CameraError(.vanished, "camera camera-under-test went away mid-scan")
                 }
