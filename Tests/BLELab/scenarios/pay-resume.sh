@@ -58,11 +58,11 @@ pay_bob() { # pay_bob N
 
 # Alice's balance has SPENDABLE spendable and PENDING pending + in doubt, after round ROUND.
 expect_alice() { # expect_alice ROUND SPENDABLE PENDING
-    local file=$BLE_WORK/alice.balance unsettled
+    local file=$BLE_WORK/alice.balance spendable pending in_doubt
     "$TENDER" balance --json --data-dir "$BLE_WORK/alice" >"$file"
     "$TENDER" payments list --data-dir "$BLE_WORK/alice"
-    unsettled=$(($(balance_of "$file" pending) + $(balance_of "$file" inDoubt)))
-    [ "$(balance_of "$file" spendable)" = "$2" ] && [ "$unsettled" = "$3" ] \
+    read -r spendable pending in_doubt <<<"$(balance_of "$file" spendable pending inDoubt)"
+    [ "$spendable" = "$2" ] && [ $((pending + in_doubt)) = "$3" ] \
         || { echo "round $1: Alice's balance is wrong (expected $2 spendable, $3 unsettled):"; cat "$file"; return 1; }
     echo "round $1: Alice has $2 spendable, $3 unsettled"
 }
