@@ -23,18 +23,7 @@ setup_system() {
         # The node lab drives the node's HTTP API with curl; script(1) gives sync a terminal.
         curl bsdutils
     )
-    missing=()
-    for package in "${apt_packages[@]}"; do
-        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
-            || missing+=("$package")
-    done
-    if [ ${#missing[@]} -gt 0 ]; then
-        echo "setup: installing ${missing[*]}"
-        SUDO=""
-        [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-        $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
-        DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}" >/dev/null
-    fi
+    bash Scripts/install-packages.sh --recommends "${apt_packages[@]}" | sed 's/^/setup: /'
 }
 
 setup_python() {

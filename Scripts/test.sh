@@ -22,11 +22,13 @@ cd "$(dirname "$0")/.."
 
 run_started=$SECONDS
 step_names=() step_results=() step_seconds=()
+declare -A step_status=()
 serial=${TENDER_TEST_SERIAL:-0}
 
 # record NAME STATUS SECONDS
 record() {
     step_names+=("$1")
+    step_status[$1]=$2
     step_seconds+=("$3")
     if [ "$2" = 0 ]; then
         step_results+=(passed)
@@ -64,20 +66,13 @@ start() {
 }
 finish() {
     local name=$1 status=0
-    [ -n "${beside_pid[$name]:-}" ] || return "$(last_status "$name")"
+    [ -n "${beside_pid[$name]:-}" ] || return "${step_status[$name]}"  # it ran as a step
     wait "${beside_pid[$name]}" || status=$?
     unset "beside_pid[$name]"
     echo "==> $name (ran beside the steps above):"
     cat ".build/$name.txt"
     record "$name" "$status" $((SECONDS - ${beside_started[$name]}))
     return "$status"
-}
-last_status() { # 0 when the step NAME passed (as recorded), 1 otherwise
-    local i
-    for i in "${!step_names[@]}"; do
-        [ "${step_names[$i]}" = "$1" ] && [ "${step_results[$i]}" = passed ] && { echo 0; return; }
-    done
-    echo 1
 }
 
 summary() {

@@ -152,17 +152,9 @@ install_missing_packages() {
     # bluez: bluetoothd, btmon, btattach; bluez-test-tools: btvirt. Both run only in the guests.
     local packages="qemu-system-x86 bluez bluez-test-tools busybox-static cpio kmod dbus
         python3 python3-dbus python3-gi xz-utils zstd"
-    local package missing=""
-    for package in $packages; do
-        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' \
-            || missing="$missing $package"
-    done
-    [ -z "$missing" ] && return
-    say "installing$missing"
-    apt-get -o DPkg::Lock::Timeout=600 update -qq
     # The host has no Bluetooth: bluez's service may fail to start here; that is expected.
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
-        --no-install-recommends $missing >/dev/null
+    # shellcheck disable=SC2086
+    bash "$here/../../Scripts/install-packages.sh" $packages | sed 's/^/ble-lab: /'
 }
 
 kernel_dir=$lab/kernel

@@ -49,15 +49,8 @@ mkdir -p "$lab"
 
 # 1. Host packages, only those missing.
 packages="qemu-system-x86 busybox-static cpio kmod v4l-utils xz-utils zstd"
-missing=""
-for package in $packages; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing="$missing $package"
-done
-if [ -n "$missing" ]; then
-    apt-get -o DPkg::Lock::Timeout=600 update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
-        --no-install-recommends $missing >/dev/null
-fi
+# shellcheck disable=SC2086
+bash "$(dirname "$0")/../../Scripts/install-packages.sh" --quiet $packages
 
 # 2. Debian's kernel, unpacked (not installed) once.
 kernel_dir=$lab/kernel

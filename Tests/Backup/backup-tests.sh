@@ -89,7 +89,7 @@ curl -sf --unix-socket api.sock http://node/healthz >/dev/null || fail "the node
 # The writer receives in three rounds of four: backups are taken while a round writes
 # (whatever interleaving the machine gives) and once after each round (a state known exactly),
 # so every run has backups of three different states however the scheduler treats the writer.
-taken=0 after_rounds=""
+taken=0 after_rounds=()
 take_backup() {
     taken=$((taken + 1))
     t backup --data-dir alice --out "during-$taken.backup" >/dev/null
@@ -102,22 +102,20 @@ for round in 0 1 2; do
     while kill -0 "$writer" 2>/dev/null; do take_backup; done
     wait "$writer" || fail "tender receive failed while backups were taken"
     take_backup
-    after_rounds="$after_rounds $taken"
+    after_rounds+=("$taken")
 done
-counts=""
+counts=()  # payments in backup N, at index N
 for i in $(seq 1 "$taken"); do
     t restore "during-$i.backup" --data-dir "during-$i" >/dev/null
     balanced "during-$i"
-    counts="$counts $(t history --data-dir "during-$i" --json | jq '.history | length')"
+    counts[i]=$(t history --data-dir "during-$i" --json | jq '.history | length')
 done
 # After each round, four payments more than after the one before.
-read -r -a counts_of <<<"$counts"
-read -r -a rounds <<<"$after_rounds"
 for r in 1 2; do
-    before=${counts_of[$((${rounds[$((r - 1))]} - 1))]} after=${counts_of[$((${rounds[$r]} - 1))]}
-    [ $((after - before)) = 4 ] || fail "round $((r + 1)) added $((after - before)) payments, not 4 (counts:$counts)"
+    added=$((counts[after_rounds[r]] - counts[after_rounds[r - 1]]))
+    [ "$added" = 4 ] || fail "round $((r + 1)) added $added payments, not 4 (counts: ${counts[*]})"
 done
-echo "   $taken backups while writing; payments in each:$counts"
+echo "   $taken backups while writing; payments in each: ${counts[*]}"
 
 step "a final backup, restored: the same wallet, settings and token"
 t backup --data-dir alice --out final.backup --json >final.json

@@ -4,6 +4,7 @@ import EVM
 import Foundation
 import Secp256k1
 import Tender
+import TenderTestSupport
 import Testing
 
 /// The client against the real dev chain (Rigs/dev-chain): one chain for the whole suite,
@@ -22,7 +23,7 @@ import Testing
 
     func confirmed(_ hash: Bytes32, confirmations: UInt64 = 1) async throws -> TransactionReceipt {
         let outcome = try await rpc.waitForReceipt(
-            hash, confirmations: confirmations, timeout: .seconds(600),
+            hash, confirmations: confirmations, timeout: .generousWait,
             pollInterval: .milliseconds(50))
         guard case .confirmed(let receipt, _) = outcome else {
             Issue.record("expected a confirmed receipt, got \(outcome)")
@@ -177,7 +178,7 @@ import Testing
         let canonical = try #require(try await rpc.block(.number(receipt.blockNumber)))
         #expect(canonical.hash != receipt.blockHash)
         let outcome = try await rpc.waitForReceipt(
-            sent.hash, confirmations: 2, timeout: .seconds(600), pollInterval: .milliseconds(50),
+            sent.hash, confirmations: 2, timeout: .generousWait, pollInterval: .milliseconds(50),
             seen: receipt)
         #expect(outcome == .reorganized(receipt))
     }
@@ -194,7 +195,7 @@ import Testing
             }
         }
         let outcome = try await rpc.waitForReceipt(
-            sent.hash, confirmations: 3, timeout: .seconds(600), pollInterval: .milliseconds(50))
+            sent.hash, confirmations: 3, timeout: .generousWait, pollInterval: .milliseconds(50))
         try await miner.value
         guard case .confirmed(let receipt, let depth) = outcome else {
             Issue.record("\(outcome)")

@@ -2,6 +2,7 @@ import Codecs
 import EVM
 import Foundation
 import Tender
+import TenderTestSupport
 import Testing
 
 /// A node that answers wrongly (Referee/bad_node.py, one way per path), and nodes that do not
@@ -96,7 +97,7 @@ import Testing
     @Test func aReceiptOffTheCanonicalChainIsAReorg() async throws {
         let hash = try Bytes32(hex: "0x" + String(repeating: "11", count: 32))
         try await withRPC("http://127.0.0.1:\(port)/stale-receipt") { rpc in
-            let outcome = try await rpc.waitForReceipt(hash, timeout: .seconds(600))
+            let outcome = try await rpc.waitForReceipt(hash, timeout: .generousWait)
             guard case .reorganized(let receipt) = outcome else {
                 Issue.record("expected a reorg, got \(outcome)")
                 return

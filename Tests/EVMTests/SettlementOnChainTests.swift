@@ -19,7 +19,7 @@ import Testing
 
     func confirmed(_ hash: Bytes32) async throws -> TransactionReceipt {
         let outcome = try await rpc.waitForReceipt(
-            hash, confirmations: 1, timeout: .seconds(600), pollInterval: .milliseconds(50))
+            hash, confirmations: 1, timeout: .generousWait, pollInterval: .milliseconds(50))
         guard case .confirmed(let receipt, _) = outcome, receipt.succeeded else {
             throw EVMError.malformedResponse("\(hash) not confirmed: \(outcome)")
         }

@@ -4,6 +4,7 @@ import Codecs
 import EVM
 import Secp256k1
 import Tender
+import TenderTestSupport
 import Testing
 
 /// The issuer's side of the vault on the dev chain: the embedded vault deployed as
@@ -25,7 +26,7 @@ import Testing
             key: devKey, chainID: DevChain.chainID, rpc: rpc, nonces: MemoryNonceStore())
         let funding = try await dev.send(
             to: Address(publicKey: key.publicKey), value: 100 * 1_000_000_000 * .gwei)
-        _ = try await rpc.waitForReceipt(funding.hash, timeout: .seconds(600))
+        _ = try await rpc.waitForReceipt(funding.hash, timeout: .generousWait)
         return VaultOperator(key: key, rpc: rpc, chainID: DevChain.chainID)
     }
 
@@ -104,7 +105,7 @@ import Testing
         let code = try DevChain.compile(
             DevChain.root.appendingPathComponent("Contracts/TestToken.vy"))
         let sent = try await issuer.sender.send(to: nil, data: code)
-        let outcome = try await rpc.waitForReceipt(sent.hash, timeout: .seconds(600))
+        let outcome = try await rpc.waitForReceipt(sent.hash, timeout: .generousWait)
         guard case .confirmed(let receipt, _) = outcome, let token = receipt.contractAddress else {
             throw EVMError.malformedResponse("the token was not deployed: \(outcome)")
         }

@@ -49,16 +49,7 @@ fi
 # --- Tools (apt, only what is missing) ---
 need=(systemd udev dbus-daemon dbus-bin python3-dbus python3-gi python3-seccomp curl adduser
     binutils util-linux sudo)
-missing=()
-for package in "${need[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
-        || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "hardware tests: installing ${missing[*]}"
-    apt-get -o DPkg::Lock::Timeout=600 update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash Scripts/install-packages.sh "${need[@]}" | sed 's/^/hardware tests: /'
 # The distribution's Python, which python3-dbus, python3-gi and python3-seccomp belong to.
 python=/usr/bin/python3
 

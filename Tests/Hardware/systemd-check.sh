@@ -23,15 +23,7 @@ fail() { echo "systemd check: FAILED: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || fail "run as root"
 [ -x "$tender" ] || fail "no tender binary at $tender (set TENDER)"
 curl -s -o /dev/null http://127.0.0.1:8737/ && fail "something already listens on 127.0.0.1:8737"
-missing=()
-for package in debootstrap systemd-container curl; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
-        || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    apt-get -o DPkg::Lock::Timeout=600 update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash Scripts/install-packages.sh --quiet debootstrap systemd-container curl
 
 work=$(mktemp -d /var/tmp/tender-systemd.XXXXXX)
 root=$work/root

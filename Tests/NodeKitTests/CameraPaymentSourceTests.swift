@@ -72,7 +72,6 @@ import Testing
         let source = CameraPaymentSource(opening: camera.opener)
         let waiting = Task { try await source.nextPayment() }
         for await _ in camera.played {}
-        #expect(camera.playedAll)
         await source.finish()
         #expect(camera.released)
         #expect(try await waiting.value == nil)
@@ -147,7 +146,7 @@ import Testing
 private final class PlayedCamera: Sendable {
     private let frames: [GreyImage]
     private let vanishAfter: Bool
-    private let state = Mutex((played: false, released: false))
+    private let releasedFlag = Mutex(false)
     /// Ends once every frame was read (the reader asked for one more).
     let played: AsyncStream<Void>
     private let playedEnd: AsyncStream<Void>.Continuation
@@ -158,9 +157,8 @@ private final class PlayedCamera: Sendable {
         (played, playedEnd) = AsyncStream<Void>.makeStream()
     }
 
-    var playedAll: Bool { state.withLock { $0.played } }
     /// The reader was let go (on the scanning thread, before `finish` returned).
-    var released: Bool { state.withLock { $0.released } }
+    var released: Bool { releasedFlag.withLock { $0 } }
 
     var opener: CameraPaymentSource.Opener {
         { () throws(CameraError) in (Reader(self), "camera-under-test: 640x480") }
@@ -171,11 +169,10 @@ private final class PlayedCamera: Sendable {
         var next = 0
 
         init(_ camera: PlayedCamera) { self.camera = camera }
-        deinit { camera.state.withLock { $0.released = true } }
+        deinit { camera.releasedFlag.withLock { $0 = true } }
 
         func nextFrame(timeout: Double) throws(CameraError) -> GreyImage? {
             guard next < camera.frames.count else {
-                camera.state.withLock { $0.played = true }
                 camera.playedEnd.finish()
                 if camera.vanishAfter {
                     throw CameraError(.vanished, "camera camera-under-test went away mid-scan")

@@ -22,7 +22,7 @@ import Testing
         let link = MemoryTransport(payee: bob, key: world.bobKey, clock: node.clock)
         let outcome = try await exchange(alice).pay(
             node.order(to: world.bob, 60, id: 1), key: world.aliceKey, via: link,
-            receiptTimeout: .seconds(600))
+            receiptTimeout: .generousWait)
         #expect(outcome.record.state == .spent)
         #expect(try alice.balances(now: node.clock.now())[.zero]?.spendable == 40)
         #expect(try bob.balances(now: node.clock.now())[.zero]?.spendable == 60)
@@ -40,7 +40,7 @@ import Testing
             do {
                 _ = try await exchange(alice).pay(
                     node.order(to: world.bob, 60, id: 1), key: world.aliceKey, via: link,
-                    receiptTimeout: .seconds(600))
+                    receiptTimeout: .generousWait)
                 Issue.record("a failed transport paid (\(step))")
             } catch {
                 #expect(error.note?.contains("nothing was sent") == true, "\(step)")
@@ -58,7 +58,7 @@ import Testing
         await #expect(throws: NodeError.self) {
             _ = try await exchange(alice).pay(
                 node.order(to: world.bob, 60, id: 1), key: world.aliceKey, via: link,
-                receiptTimeout: .seconds(600))
+                receiptTimeout: .generousWait)
         }
         #expect(try alice.outgoingPayment(id).state == .pending)
         // The change is spendable; the 60 paid stays pending until the payee answers.
@@ -83,7 +83,7 @@ import Testing
         let first = MemoryTransport(payee: bob, key: world.bobKey, clock: node.clock)
         _ = try await exchange(alice).pay(
             node.order(to: world.bob, 10, id: 1), key: world.aliceKey, via: first,
-            receiptTimeout: .seconds(600))
+            receiptTimeout: .generousWait)
         let stale = try #require(try alice.outgoingPayments().first?.receipt)
 
         let ending = MemoryTransport(
@@ -91,7 +91,7 @@ import Testing
         let skipped = Counter()
         let outcome = try await exchange(alice).pay(
             node.order(to: world.bob, 20, id: 2), key: world.aliceKey, via: ending,
-            receiptTimeout: .seconds(600),
+            receiptTimeout: .generousWait,
             events: { if case .skipped = $0 { skipped.add() } })
         #expect(outcome.record.state == .pending)
         #expect(skipped.value == 2)

@@ -149,7 +149,7 @@ import Testing
                     payee: bobAddress, amount: 2500, asset: .zero, memo: "tea",
                     requestID: try Bytes32(hex: id)),
                 key: aliceKey, via: MemoryTransport(payee: bob, key: bobKey, clock: clock),
-                receiptTimeout: .seconds(600))
+                receiptTimeout: .generousWait)
 
             let paid = try Self.json(
                 try await client.execute(
@@ -201,7 +201,7 @@ import Testing
             PaymentExchange.Order(
                 payee: bobAddress, amount: 1200, asset: .zero, memo: "", requestID: id),
             key: aliceKey, via: MemoryTransport(payee: bob, key: bobKey, clock: clock),
-            receiptTimeout: .seconds(600))
+            receiptTimeout: .generousWait)
         let stored = try #require(try bob.incomingPayment(id)).receipt
         let unpaidID = node.requestID(8)
         try await application(bob).test(.router) { client in
@@ -284,7 +284,7 @@ import Testing
         _ = try await exchange.pay(
             node.order(to: world.bob, 1200, id: 7), key: world.aliceKey,
             via: MemoryTransport(payee: bob, key: world.bobKey, clock: node.clock),
-            receiptTimeout: .seconds(600))
+            receiptTimeout: .generousWait)
         #expect(try await feed.poll([bob]) == 1)
         #expect(try await feed.poll([bob]) == 0)
     }

@@ -20,7 +20,7 @@ import Testing
         await #expect(throws: NodeError.self) {
             _ = try await exchange(alice).pay(
                 node.order(to: world.bob, 60, id: 1), key: world.aliceKey, via: lost,
-                receiptTimeout: .seconds(600))
+                receiptTimeout: .generousWait)
         }
         let id = node.requestID(1)
         try alice.linkLost(id, now: node.clock.now())
@@ -36,7 +36,7 @@ import Testing
         let before = try alice.outgoingPayment(id).envelope
 
         let link = MemoryTransport(payee: bob, key: world.bobKey, clock: node.clock)
-        let record = try await exchange(alice).resend(id, via: link, receiptTimeout: .seconds(600))
+        let record = try await exchange(alice).resend(id, via: link, receiptTimeout: .generousWait)
         #expect(record.state == .spent)
         #expect(await link.sent == [before])
         #expect(await link.finished)
@@ -54,7 +54,7 @@ import Testing
             try alice.outgoingPayment(id).envelope, key: world.bobKey, now: node.clock.now())
 
         let link = MemoryTransport(payee: bob, key: world.bobKey, clock: node.clock)
-        let record = try await exchange(alice).resend(id, via: link, receiptTimeout: .seconds(600))
+        let record = try await exchange(alice).resend(id, via: link, receiptTimeout: .generousWait)
         #expect(record.state == .spent)
         #expect(record.receipt == first.receipt)
         #expect(try bob.balances(now: node.clock.now())[.zero]?.spendable == 60)
@@ -67,16 +67,16 @@ import Testing
         let id = try await inDoubtPayment(from: alice)
         let dead = MemoryTransport(failAt: .sendPartly, clock: node.clock)
         await #expect(throws: NodeError.self) {
-            _ = try await exchange(alice).resend(id, via: dead, receiptTimeout: .seconds(600))
+            _ = try await exchange(alice).resend(id, via: dead, receiptTimeout: .generousWait)
         }
         #expect(try alice.outgoingPayment(id).state == .inDoubt)
         #expect(try alice.balances(now: node.clock.now())[.zero]?.spendable == 40)
 
         let link = MemoryTransport(payee: bob, key: world.bobKey, clock: node.clock)
-        _ = try await exchange(alice).resend(id, via: link, receiptTimeout: .seconds(600))
+        _ = try await exchange(alice).resend(id, via: link, receiptTimeout: .generousWait)
         let again = MemoryTransport(payee: bob, key: world.bobKey, clock: node.clock)
         await #expect(throws: NodeError.self) {
-            _ = try await exchange(alice).resend(id, via: again, receiptTimeout: .seconds(600))
+            _ = try await exchange(alice).resend(id, via: again, receiptTimeout: .generousWait)
         }
         #expect(await again.sent.isEmpty)
     }

@@ -68,12 +68,7 @@ install_missing() {
     # Without any font the screenshots would show boxes for letters.
     [ -n "$(find /usr/share/fonts -name '*.ttf' -print -quit 2>/dev/null)" ] || missing+=(fonts-dejavu-core)
     [ ${#missing[@]} -eq 0 ] && return
-    echo "pos lab: installing ${missing[*]}"
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
-        || { $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
-            --no-install-recommends "${missing[@]}" >/dev/null; }
+    bash Scripts/install-packages.sh "${missing[@]}" | sed 's/^/pos lab: /'
 }
 install_missing
 

@@ -191,10 +191,16 @@ def flow_air_stall(central, seconds=5):
     log('exchange across the stall took %.2f s' % (time.monotonic() - started))
     # The relay's own count, not a time (the fault's answer may reach this VM late when the
     # machine is busy): the write made during the stall was held and delivered after it.
-    if not wait_until(lambda: len(stalls_over()) > earlier, 60):
+    reported = []
+
+    def stall_reported():
+        reported[:] = stalls_over()[earlier:]  # one read of the log a look
+        return bool(reported)
+
+    if not wait_until(stall_reported, 60):
         log('FAIL: the relay never reported the stall over')
         return False
-    held = stalls_over()[earlier]
+    held = reported[0]
     log('the relay held %d + %d ACL packets' % held)
     if sum(held) == 0:
         log('FAIL: the stall held nothing')
