@@ -187,17 +187,29 @@ let package = Package(
             name: "QRTransport",
             dependencies: ["NodeKit", "QR", "Scanning", "Camera", "Tender", "PaymentCodes"],
             swiftSettings: strict),
-        .executableTarget(
-            name: "tender",
+        // The node's runtime: the long-running node (API, payment feed, payee services, sync
+        // loop) and every orchestration a front end starts (paying and taking payments nearby,
+        // settling), over ports the tests replace with in-memory ones.
+        .target(
+            name: "NodeRuntime",
             dependencies: [
-                "NodeKit", "NodeHost", "DevTools", "QRTransport", "Bluetooth", "BlueZ", "Noise",
-                "Tender", "Keystore", "QR", "ChainSync", "EVM", "Settlement", "Secp256k1",
-                "Printing", "PaymentCodes", "Scanning", "Camera", "NodeAPI", "Posix", "NodeLogging",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "NodeKit", "NodeHost", "NodeAPI", "NodeLogging", "Bluetooth", "BlueZ", "Noise",
+                "PaymentSession", "QRTransport", "ChainSync", "EVM", "DevTools", "Posix",
+                "Secp256k1", "Tender",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        // The command line: parses, renders, maps errors to exit statuses; holds no loop.
+        .executableTarget(
+            name: "tender",
+            dependencies: [
+                "NodeRuntime", "NodeKit", "NodeHost", "DevTools", "QRTransport", "Tender",
+                "Keystore", "QR", "EVM", "Secp256k1", "Printing", "PaymentCodes", "Scanning",
+                "Camera", "Posix",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: strict, linkerSettings: releaseLinking),
         // libFuzzer targets for every decoder of untrusted bytes. A normal build makes a runner
         // that replays inputs (regressions); Scripts/fuzz.sh builds it with -sanitize=fuzzer.
@@ -273,6 +285,16 @@ let package = Package(
                 "NodeKit", "NodeHost", "Tender", "Secp256k1", "Settlement", "WalletStore", "Codecs",
                 "TenderTestSupport", "NodeAPI", "Posix", "QR", "PaymentCodes", "NodeLogging",
                 "QRTransport", "Scanning", "Camera",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "NodeRuntimeTests",
+            dependencies: [
+                "NodeRuntime", "NodeAPI", "NodeHost", "NodeKit", "Bluetooth", "QRTransport",
+                "Noise", "Secp256k1", "Tender", "TenderTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -25,18 +25,18 @@ public enum APIRouter {
         api.get("evidence") { _, _ in try evidence(node) }
         api.post("requests") { request, context in
             let body = try await decode(NewRequest.self, request, context)
-            return try EditedResponse(status: .created, response: newRequest(body, node))
+            return try EditedResponse(status: .created, response: await newRequest(body, node))
         }
         api.get("requests/{id}") { _, context in
-            try requestStatus(try context.parameters.require("id"), node)
+            try await requestStatus(try context.parameters.require("id"), node)
         }
         api.get("requests/{id}/qr.svg") { _, context in
             try RequestCode.svg(
-                try issuedRequest(try context.parameters.require("id"), node).request)
+                try await issuedRequest(try context.parameters.require("id"), node).request)
         }
         api.get("requests/{id}/qr.png") { _, context in
             try RequestCode.png(
-                try issuedRequest(try context.parameters.require("id"), node).request)
+                try await issuedRequest(try context.parameters.require("id"), node).request)
         }
         api.get("receipts/{id}") { _, context in
             try ReceiptCode.envelope(try context.parameters.require("id"), node)
@@ -57,12 +57,13 @@ public enum APIRouter {
     }
 
     static func status(_ node: NodeAPIContext) async throws -> StatusView {
-        let (home, wallets) = try answering { () throws(NodeError) in try node.homeAndAll() }
+        let wallets = try answering { () throws(NodeError) in try node.wallets() }
+        let home = wallets.home
         let now = node.clock.now()
         let startedAt = node.state.startedAt
         return StatusView(
             address: home.address.checksummed, home: DomainView(home.domain),
-            domains: wallets.map { DomainView($0.domain) }, startedAt: startedAt,
+            domains: wallets.all.map { DomainView($0.domain) }, startedAt: startedAt,
             uptimeSeconds: NodeState.elapsed(from: startedAt, to: now), sync: await node.state.sync,
             services: await node.state.services,
             charge: UnitView(asset: .zero, node.charge(home)))
@@ -70,11 +71,11 @@ public enum APIRouter {
 
     static func balance(_ node: NodeAPIContext) throws -> BalanceView {
         try answering { () throws(NodeError) in
-            let (home, wallets) = try node.homeAndAll()
+            let wallets = try node.wallets()
             let now = node.clock.now()
             return BalanceView(
-                address: home.address.checksummed,
-                domains: try wallets.map { wallet throws(NodeError) in
+                address: wallets.home.address.checksummed,
+                domains: try wallets.all.map { wallet throws(NodeError) in
                     let balances = try wallet.balances(now: now)
                     let units = node.denominations(wallet)
                     return DomainBalanceView(
@@ -90,7 +91,7 @@ public enum APIRouter {
         try answering { () throws(NodeError) in
             var incoming: [IncomingPaymentView] = []
             var outgoing: [OutgoingPaymentView] = []
-            for wallet in try node.wallets() {
+            for wallet in try node.wallets().all {
                 let units = node.denominations(wallet)
                 incoming += try wallet.incomingPayments().map {
                     IncomingPaymentView($0, domain: wallet.domain, units: units)
@@ -108,7 +109,7 @@ public enum APIRouter {
     static func evidence(_ node: NodeAPIContext) throws -> EvidenceListView {
         try answering { () throws(NodeError) in
             var found: [EvidenceView] = []
-            for wallet in try node.wallets() {
+            for wallet in try node.wallets().all {
                 found += try wallet.evidence().map {
                     EvidenceView(
                         coin: $0.evidence.coin.hex, spender: $0.evidence.spender.checksummed,
@@ -120,7 +121,9 @@ public enum APIRouter {
         }
     }
 
-    static func newRequest(_ body: NewRequest, _ node: NodeAPIContext) throws -> RequestView {
+    static func newRequest(
+        _ body: NewRequest, _ node: NodeAPIContext
+    ) async throws -> RequestView {
         let amount = try APIInput.amount(body.amount)
         let asset = try APIInput.asset(body.asset)
         let lifetime = body.expiresIn ?? 900
@@ -128,14 +131,15 @@ public enum APIRouter {
             throw APIFailure.badRequest(
                 "expiresIn must be 1…\(Wallet.longestRequestLifetime) seconds")
         }
+        let sessionKey = await node.offers.sessionKey()
         let (request, units) = try answering { () throws(NodeError) in
-            let home = try node.home()
+            let home = try node.wallets().home
             let request = try home.issueRequest(
                 amount: amount, asset: asset, memo: body.memo ?? "", lifetime: lifetime,
-                sessionKey: node.offers.sessionKey, now: node.clock.now())
+                sessionKey: sessionKey, now: node.clock.now())
             return (request, node.denominations(home))
         }
-        node.offers.issued(request)
+        await node.offers.issued(request)
         return RequestView(request, state: "waiting", payment: nil, units: units)
     }
 
@@ -143,22 +147,23 @@ public enum APIRouter {
     /// not 32 bytes of hex, 404 for one the node did not issue.
     static func issuedRequest(
         _ id: String, _ node: NodeAPIContext
-    ) throws -> (request: PaymentRequest, home: Wallet) {
+    ) async throws -> (request: PaymentRequest, home: Wallet) {
         let requestID = try APIInput.requestID(id)
+        // The payee service's key while it runs: the code opens a session with it.
+        let sessionKey = await node.offers.sessionKey()
         return try answering { () throws(NodeError) in
-            let home = try node.home()
-            // The payee service's key while it runs: the code opens a session with it.
-            guard
-                let request = try home.ownRequest(requestID, sessionKey: node.offers.sessionKey)
-            else {
+            let home = try node.wallets().home
+            guard let request = try home.ownRequest(requestID, sessionKey: sessionKey) else {
                 throw NodeError(.missing("this node issued no request \(id)"))
             }
             return (request, home)
         }
     }
 
-    static func requestStatus(_ id: String, _ node: NodeAPIContext) throws -> RequestView {
-        let (request, home) = try issuedRequest(id, node)
+    static func requestStatus(
+        _ id: String, _ node: NodeAPIContext
+    ) async throws -> RequestView {
+        let (request, home) = try await issuedRequest(id, node)
         return try answering { () throws(NodeError) in
             let payment = try home.incomingPayment(request.id)
             let state =

@@ -90,7 +90,7 @@ enum AutomaticPaymentRoutes {
     static func limits(_ node: NodeAPIContext) throws -> LimitsView {
         let limits = node.payer?.limits ?? []
         return try answering { () throws(NodeError) in
-            let uses = try node.home().spendingUse(limits, now: node.clock.now())
+            let uses = try node.wallets().home.spendingUse(limits, now: node.clock.now())
             return LimitsView(limits: uses.map(LimitView.init))
         }
     }
@@ -100,7 +100,7 @@ enum AutomaticPaymentRoutes {
     ) async throws -> OutgoingPaymentResponse {
         let payer = try payer(node)
         let now = node.clock.now()
-        let wallet = try answering { () throws(NodeError) in try node.home() }
+        let wallet = try answering { () throws(NodeError) in try node.wallets().home }
         let terms = try terms(body, domain: wallet.domain, now: now)
         var generator = SystemRandomNumberGenerator()
         let requestID = terms.request?.id ?? .random(using: &generator)
@@ -173,7 +173,7 @@ enum AutomaticPaymentRoutes {
     ) throws -> T {
         let requestID = try APIInput.requestID(id)
         return try answering { () throws(NodeError) in
-            try change(try node.home(), requestID, node.clock.now())
+            try change(try node.wallets().home, requestID, node.clock.now())
         }
     }
 }

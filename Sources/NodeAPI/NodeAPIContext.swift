@@ -1,11 +1,10 @@
 import NodeKit
 import Tender
 
-/// What the API serves, with no HTTP in it: the node's wallets (the home wallet first), its
-/// clock, the live state the node's services keep, and the actions it can be asked for.
+/// What the API serves, with no HTTP in it: the node's wallets, its clock, the live state the node's services keep, and the actions it can be asked for.
 public struct NodeAPIContext: Sendable {
-    /// The node's wallets, the home one first (a node paid in another domain has one more).
-    public let wallets: @Sendable () throws(NodeError) -> [Wallet]
+    /// The node's wallets (a node paid in another domain has one more), read at each call.
+    public let wallets: @Sendable () throws(NodeError) -> NodeWallets
     public let clock: any WallClock
     public let state: NodeState
     public let feed: PaymentFeed
@@ -18,7 +17,7 @@ public struct NodeAPIContext: Sendable {
     /// The series `/metrics` serves.
     public let metrics: NodeMetrics
     /// Where the requests it issues go to be offered over the air.
-    public let offers: RequestOffers
+    public let offers: any RequestOffering
     /// How a wallet's amounts read, for display only: never fails
     /// (`NodeHost.displayDenominations(for:)`).
     public let denominations: @Sendable (Wallet) -> Denominations
@@ -27,9 +26,9 @@ public struct NodeAPIContext: Sendable {
     public let charge: @Sendable (Wallet) -> Denomination
 
     public init(
-        wallets: @escaping @Sendable () throws(NodeError) -> [Wallet], clock: any WallClock,
+        wallets: @escaping @Sendable () throws(NodeError) -> NodeWallets, clock: any WallClock,
         state: NodeState, feed: PaymentFeed, token: String, payer: AutomaticPayer? = nil,
-        metrics: NodeMetrics = NodeMetrics(), offers: RequestOffers = RequestOffers(),
+        metrics: NodeMetrics = NodeMetrics(), offers: any RequestOffering = NoRequestOffering(),
         denominations: @escaping @Sendable (Wallet) -> Denominations = { _ in Denominations() },
         charge: (@Sendable (Wallet) -> Denomination)? = nil,
         syncNow: @escaping @Sendable () async -> Void
@@ -46,13 +45,4 @@ public struct NodeAPIContext: Sendable {
         self.charge = charge ?? { denominations($0).nativeCoin }
         self.syncNow = syncNow
     }
-
-    /// The node's wallets, read once, with the home wallet apart.
-    func homeAndAll() throws(NodeError) -> (home: Wallet, all: [Wallet]) {
-        let all = try wallets()
-        guard let home = all.first else { throw NodeError(.io("the node has no wallet")) }
-        return (home, all)
-    }
-
-    func home() throws(NodeError) -> Wallet { try homeAndAll().home }
 }

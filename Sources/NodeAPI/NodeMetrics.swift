@@ -116,7 +116,7 @@ public final class NodeMetrics: Sendable {
             "event_subscribers", "Open payment event streams."
         ).set(
             Double(await node.feed.subscriberCount))
-        for wallet in try node.wallets() {
+        for wallet in try node.wallets().all {
             let chain = ("chain_id", String(wallet.domain.chainID))
             let counts = try wallet.coinCounts()
             for coinState in CoinState.allCases {

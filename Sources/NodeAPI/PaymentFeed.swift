@@ -79,11 +79,11 @@ public actor PaymentFeed {
     /// Polls until cancelled; a failed reading is tried again at the next tick. `landed` hears
     /// how many payments each reading announced.
     public func run(
-        wallets: @Sendable () throws(NodeError) -> [Wallet], every interval: Duration,
+        wallets: @Sendable () throws(NodeError) -> NodeWallets, every interval: Duration,
         landed: @Sendable (Int) -> Void = { _ in }
     ) async {
         while !Task.isCancelled {
-            if let count = try? poll(wallets()), count > 0 { landed(count) }
+            if let count = try? poll(wallets().all), count > 0 { landed(count) }
             try? await Task.sleep(for: interval)
         }
         for subscriber in subscribers.values { subscriber.finish() }

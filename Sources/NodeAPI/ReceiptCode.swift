@@ -12,7 +12,7 @@ enum ReceiptCode {
     static func receipt(_ id: String, _ node: NodeAPIContext) throws -> [UInt8] {
         let requestID = try APIInput.requestID(id)
         return try answering { () throws(NodeError) in
-            for wallet in try node.wallets() {
+            for wallet in try node.wallets().all {
                 if let payment = try wallet.incomingPayment(requestID) { return payment.receipt }
             }
             throw NodeError(.missing("no payment accepted for request \(id)"))

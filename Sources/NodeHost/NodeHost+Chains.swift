@@ -18,12 +18,13 @@ extension NodeHost {
     }
 
     /// Every wallet of the node: home first, then the other domains' in file-name order.
-    public func openWallets() throws(NodeError) -> [Wallet] {
+    public func openWallets() throws(NodeError) -> NodeWallets {
         let home = try openWallet()
-        return try [home]
-            + directory.domainWalletPaths().map { path throws(NodeError) in
+        return NodeWallets(
+            home: home,
+            others: try directory.domainWalletPaths().map { path throws(NodeError) in
                 try openDomainWallet(at: path, home: home)
-            }
+            })
     }
 
     /// The wallet at `path`, checked to be this node's (`home`'s address) for the domain the

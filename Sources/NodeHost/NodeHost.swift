@@ -13,13 +13,15 @@ public struct NodeHost: Sendable {
     /// `chainRegistry()` as last read, shared by every copy of this host.
     let registryCache = ChainRegistryCache()
 
+    /// `clock`: the process's (`TENDER_NOW` pins it) unless given.
     public init(
-        dataDir: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+        dataDir: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        clock: (any WallClock)? = nil
     ) {
         directory = DataDirectory(explicit: dataDir, environment: environment)
         keys = KeyVault(
             directory: directory, passphrases: PassphraseSource(environment: environment))
-        clock = ProcessInfo.processInfo.tenderClock
+        self.clock = clock ?? ProcessInfo.processInfo.tenderClock
     }
 
     /// The wallet of an initialised data folder.

@@ -12,8 +12,8 @@ public final class OpenWallets: Sendable {
 
     public init(host: NodeHost) { self.host = host }
 
-    /// The home wallet first, then the others by file name.
-    public func current() throws(NodeError) -> [Wallet] {
+    /// The home wallet, and the others by file name.
+    public func current() throws(NodeError) -> NodeWallets {
         let paths = host.directory.domainWalletPaths()
         let known = opened.withLock { $0 }
         let home: Wallet
@@ -26,6 +26,6 @@ public final class OpenWallets: Sendable {
             if opened.home == nil { opened.home = home }
             opened.domains.merge(domains) { kept, _ in kept }
         }
-        return [home] + paths.map { domains[$0]! }
+        return NodeWallets(home: home, others: paths.map { domains[$0]! })
     }
 }

@@ -24,6 +24,9 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
         case io(String)
         /// A payment the node would make on its own that its spending limits do not allow.
         case overLimit(String)
+        /// A device or service the command needs is not there or not on (bluetoothd, a
+        /// Bluetooth adapter, rfkill).
+        case unavailable(String)
     }
 
     public let kind: Kind
@@ -69,7 +72,7 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
                 "rejected: \(error.description(amounts: written))"
             case .usage(let what), .missing(let what), .exists(let what), .busy(let what),
                 .passphrase(let what), .permission(let what), .key(let what), .io(let what),
-                .overLimit(let what):
+                .overLimit(let what), .unavailable(let what):
                 what
             }
         return note.map { "\(text); \($0)" } ?? text
@@ -88,6 +91,7 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
         case .key: "key"
         case .io: "io"
         case .overLimit: "over-limit"
+        case .unavailable: "unavailable"
         }
     }
 

@@ -154,18 +154,18 @@ public struct PaymentExchange: Sendable {
     /// and the source served on: one bad payer does not stop the stall.
     public func receive(
         from source: some PaymentSource, key: PrivateKey, once: Bool,
-        events: (Delivery) -> Void
+        events: (Delivery) async -> Void
     ) async throws(NodeError) {
         do throws(NodeError) {
             while let bytes = try await source.nextPayment() {
                 do throws(NodeError) {
                     let received = try wallet.receive(bytes, key: key, now: clock.now())
                     try await source.reply(received.receipt)
-                    events(.accepted(received))
+                    await events(.accepted(received))
                     if once { break }
                 } catch {
                     await source.refuse(error)
-                    events(.refused(error))
+                    await events(.refused(error))
                     if once { throw error }
                 }
             }

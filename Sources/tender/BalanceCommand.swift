@@ -17,14 +17,15 @@ struct BalanceCommand: ParsableCommand {
 
     func run() throws {
         try guarded {
-            let wallets = try global.host.openWallets()
+            let node = try global.host.openWallets()
+            let wallets = node.all
             let now = global.clock.now()
             let balances = try wallets.map { wallet throws(NodeError) in
                 try wallet.balances(now: now)
             }
             if output.json {
                 try printJSON([
-                    "address": wallets[0].address.checksummed,
+                    "address": node.home.address.checksummed,
                     "assets": Self.json(balances[0]),
                     "domains": zip(wallets, balances).map { wallet, balances in
                         [
@@ -36,7 +37,7 @@ struct BalanceCommand: ParsableCommand {
                 ])
                 return
             }
-            Swift.print("Wallet \(wallets[0].address)")
+            Swift.print("Wallet \(node.home.address)")
             for (index, (wallet, balances)) in zip(wallets, balances).enumerated() {
                 if wallets.count > 1 {
                     print(

@@ -1,5 +1,4 @@
 import ArgumentParser
-import ChainSync
 import EVM
 import Foundation
 import NodeKit

@@ -1,5 +1,4 @@
 import ArgumentParser
-import BlueZ
 import Camera
 import EVM
 import Foundation
@@ -73,18 +72,8 @@ enum Failure {
         case let error as ProtocolError: ("rejected: \(error)", rejected)
         case let error as QRError: (error.description, rejected)
         case let error as PrintingError: (error.description, io)
-        case let error as BluetoothError: (error.description, status(of: error))
         case let error as EVMError: (error.description, status(of: error))
         default: (String(describing: error), io)
-        }
-    }
-
-    static func status(of error: BluetoothError) -> Int32 {
-        switch error.kind {
-        case .bluetoothdNotRunning, .noSystemBus, .adapterNotFound, .adapterOff, .rfkillBlocked:
-            unavailable
-        case .permissionDenied: permission
-        case .notConnected, .timedOut, .missingService, .peerMisbehaved, .bluez: io
         }
     }
 
@@ -105,6 +94,7 @@ enum Failure {
         case .busy: busy
         case .passphrase, .key, .permission: permission
         case .io: io
+        case .unavailable: unavailable
         }
     }
 }

@@ -3,6 +3,7 @@ import DevTools
 import Foundation
 import NodeHost
 import NodeKit
+import NodeRuntime
 import PaymentCodes
 import QR
 import QRTransport
@@ -67,7 +68,7 @@ struct PayCommand: AsyncParsableCommand {
         help:
             "With --ble: gatt, l2cap (the payee's LE L2CAP channel when it offers one), or auto (l2cap for payments of more than 8 coins)."
     )
-    var channel: BluetoothChannelChoice = .auto
+    var channel: NearbyPayment.Channel = .auto
 
     func validate() throws {
         if ble {
@@ -213,13 +214,24 @@ struct PayCommand: AsyncParsableCommand {
                 ? nil
                 : try terms(
                     now: global.clock.now(), domain: wallet.domain, units: units, scannedCode: code)
-            let payment = BluetoothPayment(
+            let payment = NearbyPayment(
                 wallet: wallet, clock: global.clock, adapterName: adapter, scanSeconds: scanSeconds,
                 payee: try to.map { try parseAddress($0, option: "--to") } ?? scanned?.payee,
                 amount: try amount.map { try units.parse($0, of: try amountAsset(scanned?.asset)) },
-                request: scanned?.request,
-                channel: channel, units: units, quiet: output.json)
-            let result = try await payment.run(key: try global.keys.walletKey())
+                request: scanned?.request, channel: channel)
+            let quiet = output.json
+            let result: NearbyPayment.Result
+            do {
+                result = try await payment.run(key: try global.keys.walletKey()) { progress in
+                    guard let line = progress.line(units: units), !quiet else { return }
+                    say(line)
+                }
+            } catch let mismatch as AmountMismatch {
+                throw NodeError(
+                    .usage(
+                        "the payee asks for \(units.format(mismatch.asked, of: mismatch.asset)), not \(units.format(mismatch.offered, of: mismatch.asset)): nothing was paid"
+                    ))
+            }
             try result.report(json: output.json, units: units)
         }
     }

@@ -1,7 +1,6 @@
 import ArgumentParser
-import BlueZ
-import Bluetooth
 import Foundation
+import NodeRuntime
 
 /// `tender peers`: payees advertising nearby, as discovery finds them.
 struct PeersCommand: AsyncParsableCommand {
@@ -20,10 +19,12 @@ struct PeersCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await guarded {
-            let bluetooth = try await BluetoothSession.open()
-            let adapter = try await bluetooth.adapter(self.adapter)
-            try await adapter.requirePowered()
-            let found = try await listen(adapter)
+            let quiet = output.json
+            let found = try await NearbyPeers.listen(
+                adapterName: adapter, for: .seconds(seconds)
+            ) { peer in
+                if !quiet { say(PeersCommand.line(peer)) }
+            }
             if output.json {
                 try printJSON(
                     found.map { peer -> [String: Any] in
@@ -31,13 +32,9 @@ struct PeersCommand: AsyncParsableCommand {
                             "address": peer.address, "name": peer.name ?? "",
                         ]
                         if let rssi = peer.rssi { entry["rssi"] = Int(rssi) }
-                        if let tag = peer.manufacturerData[TenderGATT.tagCompany],
-                            let read = TenderGATT.readTag(tag)
-                        {
-                            entry["requestIdPrefix"] = read.idPrefix.map {
-                                String(format: "%02x", $0)
-                            }.joined()
-                            if let amount = read.amount { entry["amount"] = String(amount) }
+                        if let prefix = peer.requestIDPrefix {
+                            entry["requestIdPrefix"] = hex(prefix)
+                            if let amount = peer.amount { entry["amount"] = String(amount) }
                         }
                         return entry
                     })
@@ -47,27 +44,17 @@ struct PeersCommand: AsyncParsableCommand {
         }
     }
 
-    /// Listens for `seconds`; prints each payee when first seen (text mode).
-    private func listen(_ adapter: Adapter) async throws -> [NearbyDevice] {
-        var seen: [String: NearbyDevice] = [:]
-        for await report in try await adapter.discover(
-            service: TenderGATT.service, for: .seconds(seconds))
-        {
-            if seen[report.address] == nil, !output.json { say(PeersCommand.line(report)) }
-            seen[report.address] = report
-        }
-        return seen.values.sorted { $0.address < $1.address }
-    }
-
-    static func line(_ peer: NearbyDevice) -> String {
+    static func line(_ peer: NearbyPeers.Peer) -> String {
         var parts = [peer.address, peer.name ?? "?", peer.rssi.map { "\($0) dBm" } ?? "? dBm"]
-        if let tag = peer.manufacturerData[TenderGATT.tagCompany],
-            let read = TenderGATT.readTag(tag)
-        {
+        if let prefix = peer.requestIDPrefix {
             // The tag carries no asset: the amount is shown as sent, in base units.
-            if let amount = read.amount { parts.append("amount \(amount) base units") }
-            parts.append("request \(read.idPrefix.map { String(format: "%02x", $0) }.joined())…")
+            if let amount = peer.amount { parts.append("amount \(amount) base units") }
+            parts.append("request \(hex(prefix))…")
         }
         return parts.joined(separator: "  ")
     }
+}
+
+private func hex(_ bytes: [UInt8]) -> String {
+    bytes.map { String(format: "%02x", $0) }.joined()
 }

@@ -1,10 +1,9 @@
 import ArgumentParser
-import BlueZ
-import Bluetooth
 import DevTools
 import Foundation
 import NodeHost
 import NodeKit
+import NodeRuntime
 import PaymentCodes
 import QR
 import Tender
@@ -34,8 +33,8 @@ struct BluetoothReceiveOptions: ParsableArguments {
     var codeOut: String?
 }
 
-/// The payee's loop: a request advertised (and shown as a code with the session key), each
-/// payment accepted as it lands and answered with its receipt, then a fresh request.
+/// `tender receive --ble`: the payee's loop (`NearbyReceiver`), each request shown as a code
+/// with the session key, what happens said as it happens.
 struct BluetoothReceiver {
     let options: BluetoothReceiveOptions
     let global: GlobalOptions
@@ -46,69 +45,33 @@ struct BluetoothReceiver {
         let units = try global.host.denominations(for: wallet)
         let key = try global.keys.walletKey()
         let clock = global.clock
-        let staticKey = try sessionKey(raw: try global.directory.loadOrCreateSessionKey())
         let asset = try parseAddress(options.asset, option: "--asset")
         let amount = try units.parse(options.amount ?? "", of: asset)
         let (memo, expiresIn) = (options.memo, options.expiresIn)
-        let publicKey = Array(staticKey.publicKey.rawRepresentation)
-        let makeRequest = { () throws -> PaymentRequest in
-            try wallet.issueRequest(
+        let receiver = NearbyReceiver(
+            wallet: wallet, clock: clock,
+            sessionKey: try global.directory.loadOrCreateSessionKey(),
+            adapterName: options.adapter, once: options.once
+        ) { [self] sessionKey in
+            let request = try wallet.issueRequest(
                 amount: amount, asset: asset, memo: memo, lifetime: expiresIn,
-                sessionKey: publicKey, now: clock.now())
+                sessionKey: sessionKey, now: clock.now())
+            try show(request)
+            return request
         }
-        var request = try makeRequest()
-        try show(request)
-        let bluetooth = try await BluetoothSession.open()
-        let adapter = try await bluetooth.adapter(options.adapter)
+        var hooked = receiver
+        hooked.beforeReply = { CrashPoint.receiveAccepted.hit() }
         let quiet = json
-        let payee = try NearbyPayee(
-            bluetooth: bluetooth, adapter: adapter, staticKey: staticKey,
-            offering: NearbyPayee.Offering(request),
-            evidence: { (try? BluetoothEvidence.toSend(wallet)) ?? [] },
-            onEvidence: { BluetoothEvidence.take($0, into: wallet, now: clock.now()) },
-            onEvent: { event in
-                switch event {
-                case .connected: CrashPoint.receiveConnected.hit()
-                case .offered: CrashPoint.receiveOffered.hit()
-                default: break
-                }
-                guard !quiet else { return }
-                switch event {
-                case .ready(let adapter, let address):
-                    say("ready: advertising on \(adapter) (\(address)); waiting for payers")
-                case .connected(let link): say("payer connected (link \(hex(link)))")
-                case .offered(let link): say("payment offered (link \(hex(link)))")
-                case .linkEnded(let link): say("link \(hex(link)) ended")
-                case .refusedSession(let link, let reason):
-                    say("link \(hex(link)) refused: \(reason)")
-                case .restarted:
-                    say("bluetoothd restarted: service and advertisement registered again")
-                case .registerAgainFailed(let attempt, let reason):
-                    say(
-                        "bluetoothd restarted: registering again failed (attempt \(attempt)): \(reason)"
-                    )
-                }
-            })
-        try await payee.start()
-        let stop = SignalWatch([SIGINT, SIGTERM]) { Task { await payee.finish() } }
-        defer { stop.cancel() }
-        let once = options.once
-        try await PaymentExchange(wallet: wallet, clock: clock).receive(
-            from: CrashBeforeReply(source: payee), key: key, once: once
-        ) { delivery in
-            switch delivery {
-            case .accepted(let received):
-                report(received, units: units)
-                guard !once, let next = try? makeRequest() else { return }
-                request = next
-                try? show(next)
-                let offer = NearbyPayee.Offering(next)
-                Task { try? await payee.offer(offer) }
-            case .refused(let error):
-                if !quiet { say("refused a payment: \(error)") }
+        try await hooked.run(key: key) { event in
+            switch event {
+            case .connected: CrashPoint.receiveConnected.hit()
+            case .offered: CrashPoint.receiveOffered.hit()
+            default: break
             }
+            if case .accepted(let received) = event { return report(received, units: units) }
+            guard !quiet, let line = event.line else { return }
+            say(line)
         }
-        await payee.finish()
     }
 
     private func show(_ request: PaymentRequest) throws {
@@ -138,17 +101,23 @@ struct BluetoothReceiver {
     }
 }
 
-/// The payee's source with the crash point between accepting a payment and answering it
-/// (the crash-safety scenarios; nothing in release builds).
-private struct CrashBeforeReply<Source: PaymentSource>: PaymentSource {
-    let source: Source
-    func nextPayment() async throws(NodeError) -> [UInt8]? { try await source.nextPayment() }
-    func reply(_ receipt: [UInt8]) async throws(NodeError) {
-        CrashPoint.receiveAccepted.hit()
-        try await source.reply(receipt)
+extension NearbyReceiver.Event {
+    /// What `tender receive --ble` says of it (a payment accepted is reported on its own).
+    var line: String? {
+        switch self {
+        case .ready(let adapter, let address):
+            "ready: advertising on \(adapter) (\(address)); waiting for payers"
+        case .connected(let link): "payer connected (link \(hex(link)))"
+        case .offered(let link): "payment offered (link \(hex(link)))"
+        case .linkEnded(let link): "link \(hex(link)) ended"
+        case .refusedSession(let link, let reason): "link \(hex(link)) refused: \(reason)"
+        case .restarted: "bluetoothd restarted: service and advertisement registered again"
+        case .registerAgainFailed(let attempt, let reason):
+            "bluetoothd restarted: registering again failed (attempt \(attempt)): \(reason)"
+        case .refused(let error): "refused a payment: \(error)"
+        case .accepted: nil
+        }
     }
-    func refuse(_ error: NodeError) async { await source.refuse(error) }
-    func finish() async { await source.finish() }
 }
 
 private func hex(_ link: UInt32) -> String { String(link, radix: 16) }
@@ -158,22 +127,4 @@ private func hex(_ link: UInt32) -> String { String(link, radix: 16) }
 /// buffer when stdout is not a terminal.
 func say(_ text: String) {
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
-}
-
-/// Runs `action` once when one of `signals` arrives (instead of the default of dying), so a
-/// node can unregister from BlueZ before it exits.
-final class SignalWatch {
-    private let sources: [any DispatchSourceSignal]
-
-    init(_ signals: [Int32], action: @escaping @Sendable () -> Void) {
-        sources = signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler(handler: action)
-            source.resume()
-            return source
-        }
-    }
-
-    func cancel() { for source in sources { source.cancel() } }
 }

@@ -1,13 +1,10 @@
 import ArgumentParser
-import AsyncHTTPClient
-import ChainSync
 import DevTools
-import EVM
 import Foundation
 import NodeHost
 import NodeKit
+import NodeRuntime
 import Secp256k1
-import Settlement
 import Synchronization
 import Tender
 
@@ -63,106 +60,56 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
-    /// The coins a run settles: those held unspent and those already in redeems.
-    static func toSettle(_ plan: [ChainSettlement]) -> Int {
-        plan.flatMap(\.wallets).reduce(0) {
-            let tally = ChainSettlement.tally(of: $1.wallet)
-            return $0 + (tally[.unspent] ?? 0) + (tally[.redeeming] ?? 0)
-        }
-    }
-
     func run() async throws {
         try await guarded {
-            let wallets = try global.host.openWallets()
+            let host = global.host
+            let settling = Settling(
+                wallets: try host.openWallets(), registry: try host.chainRegistry(),
+                clock: global.clock, rpc: rpc, chainID: chainID, confirmations: confirmations)
             let key = try global.keys.walletKey()
-            let client = EthereumRPC.makeHTTPClient()
-            let results: [ChainSettlement.Result]
+            let results: [Settling.Outcome]
             let log: SyncLog
             do {
-                let plan = try await plan(wallets, client: client)
+                let plan = try await settling.plan { domain in
+                    say(
+                        "chain \(domain.chainID), vault \(domain.vault) is not in the chain registry: its coins wait (tender chain add)"
+                    )
+                }
                 // A bar only on a terminal: piped or redirected output stays plain lines.
                 let bar = !output.json && isatty(STDERR_FILENO) == 1
                 log = SyncLog(
                     quiet: output.json,
                     progress: bar
-                        ? ProgressBar(total: Self.toSettle(plan), unit: "coins settled") : nil)
-                results = await settle(plan, key: key, client: client, log: log)
+                        ? ProgressBar(total: plan.coinsToSettle, unit: "coins settled") : nil)
+                let passes =
+                    once ? 1 : watch ? Int.max : max(1, Int((timeout / interval).rounded(.up)) + 1)
+                results = await settling.settle(
+                    plan, key: key, passes: passes,
+                    pause: .milliseconds(Int64(interval * 1000)), replaceAfter: replaceAfter
+                ) { log.take($1, prefix: $0) }
             } catch {
-                try? await client.shutdown()
+                await settling.shutdown()
                 throw error
             }
-            try? await client.shutdown()
+            await settling.shutdown()
             log.finish()
             try report(results, log: log)
             if let failure = results.compactMap(\.failure).first { throw failure }
         }
     }
 
-    /// Which wallets settle where: with --rpc, the wallets of the chain it serves; else each
-    /// wallet at its registry entry's endpoints (the dev chain for an unlisted home domain).
-    private func plan(
-        _ wallets: [Wallet], client: HTTPClient
-    ) async throws -> [ChainSettlement] {
-        let registry = try global.host.chainRegistry()
-        var chosen = wallets.filter { chainID == nil || $0.domain.chainID == chainID }
-        guard !chosen.isEmpty else {
-            throw NodeError(.usage("this node holds no coins on chain \(chainID ?? 0)"))
-        }
-        if let rpc {
-            // The endpoint first: unreachable, or serving another chain, is said before anything.
-            let served = try await servedChainID(EthereumRPC(endpoint: rpc, client: client))
-            chosen = chosen.filter { $0.domain.chainID == served }
-            guard !chosen.isEmpty else {
-                let held = Set(wallets.map(\.domain.chainID)).sorted().map(String.init)
-                throw NodeError(
-                    .usage(
-                        "\(rpc) serves chain \(served); this node's coins are backed on chain \(held.joined(separator: ", "))"
-                    ))
-            }
-        }
-        return ChainSettlement.plan(
-            chosen, home: wallets[0].domain, registry: registry, rpc: rpc,
-            confirmations: confirmations, homeEndpoint: NodeDefaults.rpc
-        ) { domain in
-            say(
-                "chain \(domain.chainID), vault \(domain.vault) is not in the chain registry: its coins wait (tender chain add)"
-            )
-        }
-    }
-
-    /// Every chain side by side; each chain's wallets one after the other (one key, one
-    /// nonce sequence per chain).
-    private func settle(
-        _ plan: [ChainSettlement], key: PrivateKey, client: HTTPClient, log: SyncLog
-    ) async -> [ChainSettlement.Result] {
-        let passes =
-            once ? 1 : watch ? Int.max : max(1, Int((timeout / interval).rounded(.up)) + 1)
-        let (clock, pause) = (global.clock, Duration.milliseconds(Int64(interval * 1000)))
-        let labelled = plan.count > 1 || plan.contains { $0.wallets.count > 1 }
-        return await withTaskGroup(of: [ChainSettlement.Result].self) { group in
-            for chain in plan {
-                let prefix = labelled ? "chain \(chain.chainID): " : ""
-                group.addTask {
-                    await chain.run(
-                        key: key, client: client, clock: clock, passes: passes, pause: pause,
-                        replaceAfter: replaceAfter
-                    ) { log.take($0, prefix: prefix) }
-                }
-            }
-            var results: [ChainSettlement.Result] = []
-            for await some in group { results += some }
-            return results.sorted { ($0.domain.chainID, $0.order) < ($1.domain.chainID, $1.order) }
-        }
-    }
-
-    private func report(_ results: [ChainSettlement.Result], log: SyncLog) throws {
+    private func report(_ results: [Settling.Outcome], log: SyncLog) throws {
         let total = { (state: CoinState) in results.reduce(0) { $0 + $1.count(state) } }
         if output.json {
             try printJSON([
                 "chains": results.map { result -> [String: Any] in
                     var item: [String: Any] = [
                         "chainId": result.domain.chainID, "vault": result.domain.vault.checksummed,
-                        "openTransactions": result.open, "coins": result.counts,
+                        "openTransactions": result.open,
+                        "coins": Dictionary(
+                            uniqueKeysWithValues: Settling.Outcome.reported.map {
+                                ($0.rawValue, result.count($0))
+                            }),
                     ]
                     item["rpc"] = result.endpoint
                     item["error"] = result.failure.map { Failure.describe($0).0 }
@@ -170,7 +117,7 @@ struct SyncCommand: AsyncParsableCommand {
                 },
                 "openTransactions": results.reduce(0) { $0 + $1.open }, "events": log.lines,
                 "coins": Dictionary(
-                    uniqueKeysWithValues: ChainSettlement.Result.reported.map {
+                    uniqueKeysWithValues: Settling.Outcome.reported.map {
                         ($0.rawValue, total($0))
                     }),
             ])
@@ -211,7 +158,7 @@ final class SyncLog: Sendable {
         case .sent: CrashPoint.syncSent.hit()
         default: break
         }
-        let line = Self.line(for: event)
+        let line = SyncEventText.line(for: event)
         kept.withLock { $0.append(prefix + line) }
         if quiet { return }
         guard let progress else { return say(prefix + line) }
@@ -222,61 +169,5 @@ final class SyncLog: Sendable {
         case .expired(let coins): progress.advance(by: coins)
         default: break
         }
-    }
-
-    /// What a person reads of `event`.
-    static func line(for event: SyncEngine.Event) -> String {
-        let line: String
-        switch event {
-        case .recorded(let tx, let coins):
-            line = "recorded \(tx.hex) (\(coins) coins)"
-        case .sent(let tx, let coins, let resent):
-            line = "\(resent ? "sent again" : "sent") \(tx.hex) (\(coins) coins)"
-        case .mined(let tx, let block): line = "mined \(tx.hex) in block \(block)"
-        case .reorged(let tx): line = "reorg: \(tx.hex) left the chain; it is sent again"
-        case .replaced(let tx, let replacement):
-            line =
-                "\(tx.hex) waited too long for a block: replaced by \(replacement.hex) (higher fees)"
-        case .dropped(let tx, let coins):
-            line =
-                "\(tx.hex) will never be mined (another transaction of this key took its nonce)\(coins > 0 ? "; its \(coins) coins wait for the next batch" : "")"
-        case .reverted(let tx, let coins):
-            line = "reverted: \(tx.hex); its \(coins) coins wait for the next batch"
-        case .settled(let tx, let redeemed, let conflicted, let expired, let retry):
-            line =
-                "settled \(tx.hex): \(redeemed) redeemed, \(conflicted) conflicted, \(expired) expired, \(retry) for the next batch"
-        case .doubleSpend(let spend):
-            line =
-                "double spend of coin \(spend.coin.hex) by \(spend.owner): the vault recorded transfer \(spend.recorded.hex), this one presented \(spend.presented.hex)"
-        case .expired(let coins): line = "\(coins) coins expired unredeemed"
-        case .collateral(let issuers, let block):
-            line = "collateral of \(issuers) issuer(s) read at block \(block)"
-        case .denomination(let asset, let denomination):
-            line =
-                denomination.map { "token \(asset) is \($0)" }
-                ?? "token \(asset) has no symbol and decimals: its amounts are shown in base units"
-        case .paymentOnChain(let id):
-            line = "payment \(id.hex): its transfer is on chain; spent (no receipt needed)"
-        case .paymentLapsed(let id, let inputs):
-            line =
-                "payment \(id.hex) lapsed: its coins expired unredeemed; its \(inputs) input coin(s) are this wallet's again"
-        case .fraudProofSent(let coin, let tx):
-            line = "fraud proof of coin \(coin.hex) sent: \(tx.hex)"
-        case .fraudProven(let coin, let owner, let mine):
-            line =
-                "the vault has the double spend of coin \(coin.hex) by \(owner) on record\(mine ? " (this node's proof)" : "")"
-        case .fraudProofRefused(let coin, let reason):
-            line = "fraud proof of coin \(coin.hex) refused by the chain: \(reason)"
-        case .retrying(let reason, let wait):
-            line = "could not reach the chain (\(reason)); trying again in \(wait.roundedSeconds) s"
-        }
-        return line
-    }
-}
-
-extension Duration {
-    var roundedSeconds: String {
-        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
-        return String(format: "%.1f", seconds)
     }
 }

@@ -25,7 +25,7 @@ struct TrustAddCommand: ParsableCommand {
         try guarded {
             let address = try parseAddress(issuer, option: "issuer")
             // The node's trust, so every wallet of it (one per domain) takes the same issuers.
-            for wallet in try global.host.openWallets() {
+            for wallet in try global.host.openWallets().all {
                 try wallet.trust(address, now: global.clock.now())
             }
             if output.json {
@@ -48,7 +48,7 @@ struct TrustRemoveCommand: ParsableCommand {
         try guarded {
             let address = try parseAddress(issuer, option: "issuer")
             var wasTrusted = false
-            for wallet in try global.host.openWallets() where try wallet.distrust(address) {
+            for wallet in try global.host.openWallets().all where try wallet.distrust(address) {
                 wasTrusted = true
             }
             if output.json {
@@ -104,8 +104,8 @@ struct TrustModeCommand: ParsableCommand {
     func run() throws {
         try guarded {
             let wallets = try global.host.openWallets()
-            if let mode { for wallet in wallets { try wallet.setAcceptanceMode(mode) } }
-            let wallet = wallets[0]
+            if let mode { for wallet in wallets.all { try wallet.setAcceptanceMode(mode) } }
+            let wallet = wallets.home
             let current = try wallet.acceptanceMode()
             let snapshot = try wallet.collateral()
             if output.json {

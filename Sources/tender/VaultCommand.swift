@@ -1,5 +1,4 @@
 import ArgumentParser
-import ChainSync
 import DevTools
 import EVM
 import NodeKit

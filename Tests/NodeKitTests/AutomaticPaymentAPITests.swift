@@ -21,7 +21,7 @@ import WalletStore
         _ alice: Wallet, limits: [SpendingLimit]?, units: Denominations = Denominations()
     ) -> some ApplicationProtocol {
         let context = NodeAPIContext(
-            wallets: { () throws(NodeError) in [alice] }, clock: node.clock,
+            wallets: { NodeWallets(home: alice) }, clock: node.clock,
             state: NodeState(startedAt: node.clock.now()), feed: PaymentFeed(),
             token: Self.token,
             payer: limits.map { AutomaticPayer(key: world.aliceKey, limits: $0) },

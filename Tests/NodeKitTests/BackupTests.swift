@@ -144,7 +144,7 @@ import Testing
         #expect(outcome.address == world.alice && outcome.previous == nil)
         #expect(outcome.domains == [world.domain, otherDomain])
         #expect(
-            try NodeHost(dataDir: target.path).openWallets().map(\.domain)
+            try NodeHost(dataDir: target.path).openWallets().all.map(\.domain)
                 == [world.domain, otherDomain])
 
         let restored = try NodeHost(dataDir: target.path).openWallet()

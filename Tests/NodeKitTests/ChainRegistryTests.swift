@@ -169,7 +169,7 @@ import Testing
         } catch {
             #expect(error.code == "wrong-domain" && error.description.contains("tender chain add"))
         }
-        #expect(try host.openWallets().count == 1)
+        #expect(try host.openWallets().all.count == 1)
 
         var registry = try host.chainRegistry()
         registry.add(try ChainEntry(domain: elsewhere, endpoints: ["http://127.0.0.1:1"]))
@@ -179,7 +179,7 @@ import Testing
         #expect(second.address == owner && second.domain == elsewhere)
         #expect(try second.trustedIssuers() == [issuer])
         #expect(try second.acceptanceMode() == .open)
-        #expect(try host.openWallets().map(\.domain) == [home.domain, elsewhere])
+        #expect(try host.openWallets().all.map(\.domain) == [home.domain, elsewhere])
         #expect(try host.openWallet(for: home.domain).domain == home.domain)
     }
 }

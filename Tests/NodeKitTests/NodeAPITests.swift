@@ -18,7 +18,7 @@ import Testing
 
     func application(_ bob: Wallet, syncs: Counter = Counter()) -> some ApplicationProtocol {
         let context = NodeAPIContext(
-            wallets: { () throws(NodeError) in [bob] }, clock: node.clock,
+            wallets: { NodeWallets(home: bob) }, clock: node.clock,
             state: NodeState(startedAt: node.clock.now() - 5), feed: PaymentFeed(),
             token: Self.token, syncNow: { syncs.add() })
         return Application(router: APIRouter.make(context))
@@ -66,7 +66,7 @@ import Testing
         let bob = try node.wallet(world.bobKey)
         let dev = try Denomination(symbol: "DEV", decimals: 2)
         let context = NodeAPIContext(
-            wallets: { () throws(NodeError) in [bob] }, clock: node.clock,
+            wallets: { NodeWallets(home: bob) }, clock: node.clock,
             state: NodeState(startedAt: node.clock.now()), feed: PaymentFeed(),
             token: Self.token, denominations: { _ in Denominations(nativeCoin: dev) },
             syncNow: {})
@@ -230,48 +230,6 @@ import Testing
             let anonymous = try await client.execute(
                 uri: "/api/receipts/\(id.hex)", method: .get)
             #expect(anonymous.status == .unauthorized)
-        }
-    }
-
-    /// While the Bluetooth payee listens, each request the API issues goes to it and carries
-    /// its session key (a payer scanning the code opens the session in one round trip); before
-    /// and after, requests carry none and go nowhere.
-    @Test func requestsGoToTheAirWithTheSessionKeyOnlyWhileAPayeeListens() async throws {
-        let bob = try node.wallet(world.bobKey)
-        let offers = RequestOffers()
-        let context = NodeAPIContext(
-            wallets: { () throws(NodeError) in [bob] }, clock: node.clock,
-            state: NodeState(startedAt: node.clock.now()), feed: PaymentFeed(),
-            token: Self.token, offers: offers, syncNow: {})
-        let sessionKey = [UInt8](repeating: 0x42, count: 32)
-        try await Application(router: APIRouter.make(context)).test(.router) { client in
-            func charge(_ amount: String) async throws -> (id: String, uri: String) {
-                let created = try Self.json(
-                    try await client.execute(
-                        uri: "/api/requests", method: .post, headers: Self.authorized,
-                        body: ByteBuffer(string: #"{"amount": "\#(amount)"}"#)))
-                return (
-                    try #require(created["requestId"] as? String),
-                    try #require(created["uri"] as? String)
-                )
-            }
-            #expect(!(try await charge("100").uri.contains("&k=")))
-            let requests = offers.listen(sessionKey: sessionKey)
-            let offered = try await charge("200")
-            #expect(offered.uri.contains("&k=" + String(repeating: "42", count: 32)))
-            // Read back (and drawn as a code), the request carries the key too.
-            let status = try Self.json(
-                try await client.execute(
-                    uri: "/api/requests/\(offered.id)", method: .get, headers: Self.authorized))
-            #expect(status["uri"] as? String == offered.uri)
-            var iterator = requests.makeAsyncIterator()
-            let received = try #require(await iterator.next())
-            #expect(received.id.hex == offered.id)
-            #expect(received.amount == 200)
-            #expect(received.sessionKey == sessionKey)
-            offers.close()
-            #expect(await iterator.next() == nil)
-            #expect(!(try await charge("300").uri.contains("&k=")))
         }
     }
 

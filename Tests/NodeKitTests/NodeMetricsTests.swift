@@ -29,7 +29,7 @@ import Testing
         metrics.syncPassed(failed: true)
         metrics.bluetoothSessionEnded(paid: true)
         let context = NodeAPIContext(
-            wallets: { () throws(NodeError) in [alice] }, clock: node.clock, state: state,
+            wallets: { NodeWallets(home: alice) }, clock: node.clock, state: state,
             feed: PaymentFeed(), token: Self.token, metrics: metrics, syncNow: {})
         let chain = world.domain.chainID
         try await Application(router: APIRouter.make(context)).test(.router) { client in

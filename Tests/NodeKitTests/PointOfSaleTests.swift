@@ -17,7 +17,7 @@ import Testing
 
     func application(_ bob: Wallet) -> some ApplicationProtocol {
         let context = NodeAPIContext(
-            wallets: { () throws(NodeError) in [bob] }, clock: node.clock,
+            wallets: { NodeWallets(home: bob) }, clock: node.clock,
             state: NodeState(startedAt: node.clock.now()), feed: PaymentFeed(),
             token: Self.token, syncNow: {})
         return Application(router: APIRouter.make(context))

@@ -11,7 +11,7 @@ struct PayeeContext: Sendable {
     let host: NodeHost
     /// The wallet key when the node has unlocked it already (to settle, to pay on its own).
     let key: PrivateKey?
-    let wallets: @Sendable () throws(NodeError) -> [Wallet]
+    let wallets: @Sendable () throws(NodeError) -> NodeWallets
     let state: NodeState
     let feed: PaymentFeed
     let metrics: NodeMetrics
@@ -20,9 +20,7 @@ struct PayeeContext: Sendable {
     /// The wallet key, unlocked now if the node has not already (a payee without its device
     /// never needs it), and the home wallet, which takes the payments.
     func keyAndHome() throws -> (key: PrivateKey, home: Wallet) {
-        let key = try self.key ?? host.keys.walletKey()
-        guard let home = try wallets().first else { throw NodeError(.io("the node has no wallet")) }
-        return (key, home)
+        (try key ?? host.keys.walletKey(), try wallets().home)
     }
 
     /// A payee service that gave up: says why (status, log), then waits for the node's end.

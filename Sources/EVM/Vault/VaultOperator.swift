@@ -1,6 +1,5 @@
 import BigInt
 import Codecs
-import EVM
 import Secp256k1
 import Tender
 

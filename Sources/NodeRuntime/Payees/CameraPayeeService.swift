@@ -1,25 +1,24 @@
-import Logging
-import NodeAPI
-import NodeHost
 import NodeKit
 import QRTransport
 import Secp256k1
 import ServiceLifecycle
-import Synchronization
-import Tender
 
 /// The node's payee through a camera (`[payee] camera`): payment codes the payer shows (one
 /// code, or an animated loop) are read, checked and accepted into the node's wallet, and the
 /// signed receipt is kept there for the payer to scan off the point-of-sale page
 /// (`/api/receipts/{id}/qr.svg`). A camera that is missing or goes away is looked for again
 /// every `lookAgain`: the rest of the node stays up, and a webcam plugged in later is used.
-struct NodeCameraPayee: Service {
-    let device: String
-    let context: PayeeContext
-    var lookAgain: Duration = .seconds(5)
-
+struct CameraPayeeService: Service {
     /// Its name in `NodeState.services`.
     static let name = "camera"
+
+    let device: String
+    let context: PayeeContext
+    /// The payments the camera shows; its events said as they happen.
+    let open:
+        @Sendable (String, @escaping @Sendable (CameraPaymentSource.Event) -> Void) ->
+            any PaymentSource
+    var lookAgain: Duration = .seconds(5)
 
     func run() async throws {
         let (state, metrics, logger) = (context.state, context.metrics, context.logger)
@@ -31,17 +30,16 @@ struct NodeCameraPayee: Service {
             return
         }
         var lastProblem: String?
-        let scanning = CameraOpen()
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            var opened = false
             do {
-                try await serve(home, key: key, scanning: scanning)
+                try await serve(home, key: key) { opened = true }
                 break
             } catch {
                 // Said once per problem: a camera left unplugged is not a log flood; said
                 // again when it comes back after the camera had worked.
                 let problem = "\(error)"
-                let wasScanning = scanning.close()
-                if problem != lastProblem || wasScanning {
+                if problem != lastProblem || opened {
                     logger.warning("camera payee: \(problem); looking again every \(lookAgain)")
                     metrics.cameraFailed()
                     lastProblem = problem
@@ -53,28 +51,32 @@ struct NodeCameraPayee: Service {
         await state.service(Self.name, is: "stopped")
     }
 
-    /// Takes payments until the node stops (returns) or the camera fails (throws); `scanning`
-    /// is set once the camera is open (and cleared by `run` when it fails).
-    private func serve(_ home: Wallet, key: PrivateKey, scanning: CameraOpen) async throws {
-        let (state, feed, metrics, logger) = (
-            context.state, context.feed, context.metrics, context.logger
-        )
-        let source = CameraPaymentSource(opening: CameraPaymentSource.webcam(device)) { event in
-            switch event {
-            case .opened(let camera):
-                logger.info("camera payee: scanning \(camera)")
-                scanning.opened()
-                // Said only while it is still true: a camera that failed at once says so.
-                Task {
-                    guard scanning.isOpen else { return }
-                    await state.service(Self.name, is: "scanning \(camera)")
-                }
-            case .offered(let requestID):
-                Task { await feed.paying(requestID) }
-            case .skipped(let why):
-                logger.debug("camera payee: skipped \(why)")
+    /// Takes payments until the node stops (returns) or the camera fails (throws); `opened`
+    /// is called once the camera is open.
+    private func serve(
+        _ home: Wallet, key: PrivateKey, opened: () -> Void
+    ) async throws {
+        let (events, reported) = AsyncStream.makeStream(of: CameraPaymentSource.Event.self)
+        let source = open(device) { reported.yield($0) }
+        var failure: (any Error)?
+        // Every event is reported before this returns: a camera that fails at once is then
+        // said to be waiting, never left "scanning".
+        let wasOpen = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await report(events) }
+            do { try await receive(from: source, into: home, key: key) } catch {
+                failure = error
             }
+            reported.finish()
+            return await group.next() ?? false
         }
+        if wasOpen { opened() }
+        if let failure { throw failure }
+    }
+
+    private func receive(from source: any PaymentSource, into home: Wallet, key: PrivateKey)
+        async throws
+    {
+        let (metrics, logger) = (context.metrics, context.logger)
         try await withGracefulShutdownHandler {
             try await PaymentExchange(wallet: home, clock: context.host.clock).receive(
                 from: source, key: key, once: false
@@ -100,16 +102,23 @@ struct NodeCameraPayee: Service {
             Task { await source.finish() }
         }
     }
-}
 
-/// Whether the camera is open now: set by the scanning thread's event, cleared by `run` when
-/// the camera fails (a status that arrives late then says nothing).
-private final class CameraOpen: Sendable {
-    private let open = Atomic<Bool>(false)
-
-    func opened() { open.store(true, ordering: .sequentiallyConsistent) }
-    var isOpen: Bool { open.load(ordering: .sequentiallyConsistent) }
-
-    /// Whether it was open; closed from now on.
-    func close() -> Bool { open.exchange(false, ordering: .sequentiallyConsistent) }
+    /// What the camera did, in the node's status, feed and log, in order; whether it opened.
+    private func report(_ events: AsyncStream<CameraPaymentSource.Event>) async -> Bool {
+        let (state, feed, logger) = (context.state, context.feed, context.logger)
+        var opened = false
+        for await event in events {
+            switch event {
+            case .opened(let camera):
+                opened = true
+                logger.info("camera payee: scanning \(camera)")
+                await state.service(Self.name, is: "scanning \(camera)")
+            case .offered(let requestID):
+                await feed.paying(requestID)
+            case .skipped(let why):
+                logger.debug("camera payee: skipped \(why)")
+            }
+        }
+        return opened
+    }
 }

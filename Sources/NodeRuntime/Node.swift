@@ -1,0 +1,175 @@
+import AsyncHTTPClient
+import DevTools
+import EVM
+import Foundation
+import Hummingbird
+import Logging
+import NodeAPI
+import NodeHost
+import NodeKit
+import Posix
+import Secp256k1
+import ServiceLifecycle
+
+/// The long-running node (`tender node`, Docs/OPERATIONS.md): the local API, the payment
+/// feed, the payee services (Bluetooth, camera), payments on its own under spending limits
+/// and the sync loop, as swift-service-lifecycle services that stop together, gracefully,
+/// on SIGTERM or SIGINT.
+public struct Node: Sendable {
+    public let host: NodeHost
+    public let settings: NodeConfiguration
+    /// The bearer token every /api/ call must carry.
+    public let token: String
+    public let logger: Logger
+    public let ports: NodePorts
+    /// What the node's services say of themselves (`/api/status`).
+    public let state: NodeState
+    /// The request the node offers over the air: the API issues it, the Bluetooth payee
+    /// advertises it.
+    public let offered: OfferedRequest
+    private let wallets: OpenWallets
+
+    /// Opens the node's wallets (a clear error now rather than at the first request).
+    public init(
+        host: NodeHost, settings: NodeConfiguration, token: String, logger: Logger,
+        ports: NodePorts = .live
+    ) throws(NodeError) {
+        self.host = host
+        self.settings = settings
+        self.token = token
+        self.logger = logger
+        self.ports = ports
+        self.state = NodeState(startedAt: host.clock.now())
+        self.offered = OfferedRequest(clock: host.clock)
+        self.wallets = OpenWallets(host: host)
+        _ = try wallets.current()
+    }
+
+    /// Serves until stopped (SIGTERM, SIGINT, or the task cancelled).
+    public func run() async throws {
+        let (host, settings, state, logger) = (host, settings, state, logger)
+        let clock = host.clock
+        let denominations: @Sendable (Wallet) -> Denominations = {
+            host.displayDenominations(for: $0)
+        }
+        let feed = PaymentFeed(denominations: denominations)
+        let metrics = NodeMetrics()
+        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        let current: @Sendable () throws(NodeError) -> NodeWallets = {
+            [wallets] () throws(NodeError) in
+            try wallets.current()
+        }
+        var services: [any Service] = [
+            NodeTask {
+                await feed.run(wallets: current, every: .milliseconds(500)) { landed in
+                    metrics.paymentsLanded(landed)
+                }
+            }
+        ]
+        // The key is unlocked only when the node needs it: to settle, to pay on its own, to
+        // take payments through a camera (the Bluetooth payee unlocks it once it finds an
+        // adapter, if not already).
+        let needsKey = settings.syncEnabled || !settings.limits.isEmpty || settings.camera != nil
+        let key = needsKey ? try host.keys.walletKey() : nil
+        let offered = offered
+        let payees = PayeeContext(
+            host: host, key: key, wallets: current, state: state, feed: feed, metrics: metrics,
+            logger: logger)
+        if settings.bluetooth != .off {
+            await state.service(BluetoothPayeeService.name, is: "looking for an adapter")
+            services.append(
+                BluetoothPayeeService(
+                    mode: settings.bluetooth, localName: settings.payeeName, context: payees,
+                    offered: offered, open: ports.nearbyPayee))
+        }
+        if let camera = settings.camera {
+            await state.service(CameraPayeeService.name, is: "opening \(camera)")
+            services.append(CameraPayeeService(device: camera, context: payees, open: ports.camera))
+        }
+        var loop: SettlementLoop?
+        var client: HTTPClient?
+        if settings.syncEnabled, let key {
+            let pass: SettlementLoop.Pass
+            if let fake = ports.settlement {
+                pass = fake(key)
+            } else {
+                let rpcClient = EthereumRPC.makeHTTPClient()
+                client = rpcClient
+                let chains = ChainPass(
+                    wallets: current,
+                    registry: { () throws(NodeError) in try host.chainRegistry() }, key: key,
+                    client: rpcClient, clock: clock, replaceAfter: settings.replaceAfter,
+                    homeEndpoint: NodeDefaults.rpc)
+                pass = { await chains(passesBefore: $0, events: $1) }
+            }
+            let settlement = SettlementLoop(
+                interval: .milliseconds(Int64(settings.syncInterval * 1000)), pass: pass)
+            loop = settlement
+            await state.syncEnabled(true)
+            services.append(
+                NodeTask {
+                    await settlement.run { outcome in
+                        await state.syncPassed(
+                            at: clock.now(), open: outcome.open, error: outcome.failure)
+                        metrics.syncPassed(failed: outcome.failure != nil)
+                        if let failure = outcome.failure {
+                            logger.warning("sync: \(failure)")
+                        }
+                    } events: { event in
+                        logger.info("sync: \(SyncEventText.line(for: event))")
+                    }
+                })
+        }
+        if let interval = notifier.watchdogInterval {
+            services.append(
+                NodeTask {
+                    while !Task.isCancelled {
+                        try? notifier.notify("WATCHDOG=1")
+                        try? await Task.sleep(for: interval)
+                    }
+                })
+        }
+        let context = NodeAPIContext(
+            wallets: current, clock: clock, state: state, feed: feed, token: token,
+            payer: settings.limits.isEmpty
+                ? nil : key.map { AutomaticPayer(key: $0, limits: settings.limits) },
+            metrics: metrics, offers: offered, denominations: denominations,
+            charge: { (try? host.nativeCoin(for: $0)) ?? .baseUnits },
+            syncNow: { [loop] in await loop?.passNow() })
+        let address: BindAddress
+        switch settings.listen {
+        case .tcp(let name, let port): address = .hostname(name, port: port)
+        case .unix(let path):
+            // A socket left by a node that did not stop cleanly would make bind fail.
+            if (try? DurableFile.fileKind(path)) == S_IFSOCK { unlink(path) }
+            address = .unixDomainSocket(path: path)
+        }
+        let listen = settings.listen
+        let application = Application(
+            router: APIRouter.make(context),
+            configuration: ApplicationConfiguration(address: address, serverName: "tender"),
+            services: services,
+            onServerRunning: { _ in
+                if case .unix(let path) = listen { chmod(path, 0o660) }
+                logger.info("tender node: serving the API on \(listen)")
+                try? notifier.notify("READY=1\nSTATUS=serving on \(listen)")
+            }, logger: logger)
+        var failure: (any Error)?
+        do { try await application.runService() } catch { failure = error }
+        try? notifier.notify("STOPPING=1")
+        try? await client?.shutdown()
+        if let failure { throw NodeError(.io("the node stopped: \(failure)")) }
+        logger.info("tender node: stopped")
+    }
+}
+
+/// A service that runs `body` until the node shuts down (gracefully: its task is cancelled).
+struct NodeTask: Service {
+    let body: @Sendable () async -> Void
+
+    init(_ body: @escaping @Sendable () async -> Void) { self.body = body }
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { await body() }
+    }
+}

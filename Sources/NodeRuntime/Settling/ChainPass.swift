@@ -1,0 +1,48 @@
+import AsyncHTTPClient
+import ChainSync
+import NodeKit
+import Secp256k1
+
+/// A pass of the node's sync loop on the real chains: every wallet at its chain registry
+/// entry's endpoints (the home domain, when not listed, at `homeEndpoint`), the chains side
+/// by side.
+struct ChainPass: Sendable {
+    let wallets: @Sendable () throws(NodeError) -> NodeWallets
+    let registry: @Sendable () throws(NodeError) -> ChainRegistry
+    let key: PrivateKey
+    let client: HTTPClient
+    let clock: any WallClock
+    let replaceAfter: UInt64
+    let homeEndpoint: String
+
+    func callAsFunction(
+        passesBefore: Int, events: @escaping @Sendable (SyncEngine.Event) -> Void
+    ) async -> SettlementLoop.Outcome {
+        let plan: [ChainSettlement]
+        do {
+            let wallets = try wallets()
+            plan = ChainSettlement.plan(
+                wallets.all, home: wallets.home.domain, registry: try registry(),
+                homeEndpoint: homeEndpoint)
+        } catch { return .init(open: 0, failure: error.description) }
+        let (key, client, clock, replaceAfter) = (key, client, clock, replaceAfter)
+        let results = await withTaskGroup(of: [ChainSettlement.Result].self) { group in
+            for chain in plan {
+                group.addTask {
+                    await chain.run(
+                        key: key, client: client, clock: clock, passes: 1, pause: .zero,
+                        passesBefore: passesBefore, replaceAfter: replaceAfter, events: events)
+                }
+            }
+            var all: [ChainSettlement.Result] = []
+            for await some in group { all += some }
+            return all
+        }
+        let failures = results.compactMap { result in
+            result.failure.map { "chain \(result.domain.chainID): \($0)" }
+        }
+        return .init(
+            open: results.reduce(0) { $0 + $1.open },
+            failure: failures.isEmpty ? nil : failures.joined(separator: "; "))
+    }
+}

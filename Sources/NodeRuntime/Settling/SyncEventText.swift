@@ -1,0 +1,63 @@
+import Foundation
+import NodeKit
+
+/// What a person reads of the sync engine's events: the node's log and `tender sync` say the
+/// same.
+public enum SyncEventText {
+    /// What a person reads of `event`.
+    public static func line(for event: SyncEngine.Event) -> String {
+        let line: String
+        switch event {
+        case .recorded(let tx, let coins):
+            line = "recorded \(tx.hex) (\(coins) coins)"
+        case .sent(let tx, let coins, let resent):
+            line = "\(resent ? "sent again" : "sent") \(tx.hex) (\(coins) coins)"
+        case .mined(let tx, let block): line = "mined \(tx.hex) in block \(block)"
+        case .reorged(let tx): line = "reorg: \(tx.hex) left the chain; it is sent again"
+        case .replaced(let tx, let replacement):
+            line =
+                "\(tx.hex) waited too long for a block: replaced by \(replacement.hex) (higher fees)"
+        case .dropped(let tx, let coins):
+            line =
+                "\(tx.hex) will never be mined (another transaction of this key took its nonce)\(coins > 0 ? "; its \(coins) coins wait for the next batch" : "")"
+        case .reverted(let tx, let coins):
+            line = "reverted: \(tx.hex); its \(coins) coins wait for the next batch"
+        case .settled(let tx, let redeemed, let conflicted, let expired, let retry):
+            line =
+                "settled \(tx.hex): \(redeemed) redeemed, \(conflicted) conflicted, \(expired) expired, \(retry) for the next batch"
+        case .doubleSpend(let spend):
+            line =
+                "double spend of coin \(spend.coin.hex) by \(spend.owner): the vault recorded transfer \(spend.recorded.hex), this one presented \(spend.presented.hex)"
+        case .expired(let coins): line = "\(coins) coins expired unredeemed"
+        case .collateral(let issuers, let block):
+            line = "collateral of \(issuers) issuer(s) read at block \(block)"
+        case .denomination(let asset, let denomination):
+            line =
+                denomination.map { "token \(asset) is \($0)" }
+                ?? "token \(asset) has no symbol and decimals: its amounts are shown in base units"
+        case .paymentOnChain(let id):
+            line = "payment \(id.hex): its transfer is on chain; spent (no receipt needed)"
+        case .paymentLapsed(let id, let inputs):
+            line =
+                "payment \(id.hex) lapsed: its coins expired unredeemed; its \(inputs) input coin(s) are this wallet's again"
+        case .fraudProofSent(let coin, let tx):
+            line = "fraud proof of coin \(coin.hex) sent: \(tx.hex)"
+        case .fraudProven(let coin, let owner, let mine):
+            line =
+                "the vault has the double spend of coin \(coin.hex) by \(owner) on record\(mine ? " (this node's proof)" : "")"
+        case .fraudProofRefused(let coin, let reason):
+            line = "fraud proof of coin \(coin.hex) refused by the chain: \(reason)"
+        case .retrying(let reason, let wait):
+            line = "could not reach the chain (\(reason)); trying again in \(wait.roundedSeconds) s"
+        }
+        return line
+    }
+}
+
+extension Duration {
+    /// Seconds, to a tenth.
+    public var roundedSeconds: String {
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        return String(format: "%.1f", seconds)
+    }
+}
