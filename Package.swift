@@ -74,9 +74,13 @@ let package = Package(
                 "Posix", "Tender",
             ],
             swiftSettings: strict),
-        // Settlement on chain, pure: redeem batches (the vault's calldata), batch planning by
-        // gas, and each coin's fate read from the vault's events.
-        .target(name: "Settlement", dependencies: ["Tender", "Codecs"], swiftSettings: strict),
+        // Settlement, all of it but the chain's wire: redeem batches (the vault's calldata),
+        // batch planning by gas, each coin's fate read from the vault's events (pure), the
+        // engine that drives a wallet's redeems and fraud proofs against a `SettlementChain`,
+        // and the chain registry.
+        .target(
+            name: "Settlement", dependencies: ["Tender", "Codecs", "NodeKit", "WalletStore"],
+            swiftSettings: strict),
         // Thin owner of the libsecp256k1 context.
         .target(name: "Secp256k1", dependencies: ["CSecp256k1", "Posix"], swiftSettings: strict),
         // Pure encodings: hex, keccak-256, deterministic CBOR, EIP-712 typed-data hashing.
@@ -127,7 +131,7 @@ let package = Package(
         .target(
             name: "NodeKit",
             dependencies: [
-                "Tender", "Codecs", "Secp256k1", "Settlement", "WalletStore", "Posix",
+                "Tender", "Codecs", "Secp256k1", "WalletStore", "Posix",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
@@ -135,8 +139,8 @@ let package = Package(
         .target(
             name: "NodeHost",
             dependencies: [
-                "NodeKit", "Tender", "Codecs", "Secp256k1", "Keystore", "Posix", "WalletStore",
-                .product(name: "TOMLKit", package: "TOMLKit"),
+                "NodeKit", "Settlement", "Tender", "Codecs", "Secp256k1", "Keystore", "Posix",
+                "WalletStore", .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: strict),
         // Development tools: the local issuer, the dev chain's embedded defaults, crash points
@@ -145,14 +149,11 @@ let package = Package(
             name: "DevTools", dependencies: ["NodeKit", "Tender", "Secp256k1"],
             swiftSettings: strict + [.define("TENDER_CRASH_POINTS", .when(configuration: .debug))]
         ),
-        // The sync engine's chain over the EVM client: redeem transactions signed, sent again,
-        // followed to their receipts.
+        // The settlement engine's chain over the EVM client (`EVMSettlementChain`): redeem
+        // transactions and fraud proofs signed, sent again, followed to their receipts.
         .target(
-            name: "ChainSync",
-            dependencies: [
-                "Codecs", "EVM", "NodeKit", "Secp256k1", "Settlement", "Tender",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ],
+            name: "EVMSettlement",
+            dependencies: ["Codecs", "EVM", "NodeKit", "Secp256k1", "Settlement", "Tender"],
             swiftSettings: strict),
         // The EVM client: RLP, EIP-1559 transactions, JSON-RPC over HTTP, fees, nonces, receipts
         // and reorgs, the vault's ABI (Docs/EVM.md).
@@ -194,7 +195,8 @@ let package = Package(
             name: "NodeRuntime",
             dependencies: [
                 "NodeKit", "NodeHost", "NodeAPI", "NodeLogging", "Bluetooth", "BlueZ", "Noise",
-                "PaymentSession", "QRTransport", "ChainSync", "EVM", "DevTools", "Posix",
+                "PaymentSession", "QRTransport", "EVMSettlement", "Settlement", "EVM", "DevTools",
+                "Posix",
                 "Secp256k1", "Tender",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -206,7 +208,8 @@ let package = Package(
         .executableTarget(
             name: "tender",
             dependencies: [
-                "NodeRuntime", "NodeKit", "NodeHost", "DevTools", "QRTransport", "Tender",
+                "NodeRuntime", "NodeKit", "NodeHost", "Settlement", "DevTools", "QRTransport",
+                "Tender",
                 "Keystore", "QR", "EVM", "Secp256k1", "Printing", "PaymentCodes", "Scanning",
                 "Camera", "Posix",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -234,7 +237,7 @@ let package = Package(
             name: "TenderBenchmarks",
             dependencies: [
                 "Tender", "Secp256k1", "WalletStore", "QR", "Scanning", "Fountain", "CZBar",
-                "ChainSync", "Codecs", "DevTools", "EVM", "NodeKit",
+                "EVMSettlement", "Settlement", "Codecs", "DevTools", "EVM", "NodeKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Benchmarks/TenderBenchmarks", swiftSettings: strict),
@@ -331,7 +334,7 @@ let package = Package(
         .testTarget(
             name: "EVMTests",
             dependencies: [
-                "ChainSync", "DevTools", "EVM", "Codecs", "NodeKit", "Secp256k1", "Settlement",
+                "EVMSettlement", "DevTools", "EVM", "Codecs", "NodeKit", "Secp256k1", "Settlement",
                 "Tender",
                 "TenderTestSupport",
                 .product(name: "BigInt", package: "BigInt"),

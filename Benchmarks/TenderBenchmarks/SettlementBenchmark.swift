@@ -1,10 +1,11 @@
-import ChainSync
 import Codecs
 import DevTools
 import EVM
+import EVMSettlement
 import Foundation
 import NodeKit
 import Secp256k1
+import Settlement
 import Synchronization
 import Tender
 
@@ -73,7 +74,7 @@ enum SettlementBenchmark {
             "  \(coins) notes issued and received in \(tenths(Measure.seconds(since: received))) s")
 
         let recorded = Recorded()
-        let engine = SyncEngine(
+        let engine = SettlementEngine(
             wallet: wallet, chain: EVMSettlementChain(rpc: rpc, chainID: chainID, key: bobKey),
             clock: clock, confirmations: 1)
         let started = ContinuousClock.now

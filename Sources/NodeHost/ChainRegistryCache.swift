@@ -1,5 +1,6 @@
 import Glibc
 import NodeKit
+import Settlement
 import Synchronization
 
 /// The chain registry as last read, read again only when `chains.toml` changed (another

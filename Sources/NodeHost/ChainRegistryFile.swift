@@ -1,5 +1,6 @@
 import Foundation
 import NodeKit
+import Settlement
 import TOMLKit
 import Tender
 

@@ -1,5 +1,6 @@
 import Foundation
 import NodeKit
+import Settlement
 import Tender
 
 /// A node holds coins in more than one domain: its home wallet (the domain `tender init`

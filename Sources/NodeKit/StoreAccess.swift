@@ -5,7 +5,7 @@ import WalletStore
 /// The one place store failures become node errors: what the store says about payments and
 /// coins keeps its meaning, a locked database is "busy", anything else is an I/O failure.
 @discardableResult
-func storing<T>(_ body: () throws -> T) throws(NodeError) -> T {
+package func storing<T>(_ body: () throws -> T) throws(NodeError) -> T {
     do { return try body() } catch let error as NodeError { throw error } catch let error
         as WalletStoreError
     { throw NodeError(error) } catch let error as DatabaseError {

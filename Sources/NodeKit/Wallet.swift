@@ -8,7 +8,7 @@ public struct Wallet: Sendable {
     public let address: Address
     public let domain: Domain
     public let limits: VerificationLimits
-    let store: WalletDatabase
+    package let store: WalletDatabase
 
     init(store: WalletDatabase, limits: VerificationLimits = .standard) throws(NodeError) {
         let identity = try storing { try store.identity() }

@@ -116,7 +116,7 @@ public struct Node: Sendable {
                             logger.warning("sync: \(failure)")
                         }
                     } events: { event in
-                        logger.info("sync: \(SyncEventText.line(for: event))")
+                        logger.info("sync: \(SettlementEventText.line(for: event))")
                     }
                 })
         }

@@ -19,8 +19,9 @@ public struct VaultLog: Sendable, Hashable {
 public struct RedeemOutcome: Sendable, Equatable {
     public enum Fate: Sendable, Equatable {
         case redeemed(Amount)
-        /// Refused, with the vault's reason code and the name the offline verifier uses.
-        case rejected(code: UInt8, reason: String)
+        /// Refused, with the vault's reason code and its reason (nil: a code this node does
+        /// not know).
+        case rejected(code: UInt8, reason: VaultRejection?)
     }
 
     /// A transfer of the batch that spent a coin the chain had seen spent otherwise.
@@ -56,8 +57,8 @@ public struct RedeemOutcome: Sendable, Equatable {
                 guard code <= UInt8.max else {
                     throw SettlementError(.malformedLog("CoinRejected with reason \(code)"))
                 }
-                let reason = VaultEvents.reasons[UInt8(code)] ?? "unknown-reason-\(code)"
-                fates[coin] = .rejected(code: UInt8(code), reason: reason)
+                fates[coin] = .rejected(
+                    code: UInt8(code), reason: VaultRejection(rawValue: UInt8(code)))
             case VaultEvents.doubleSpend:
                 guard log.data.count == 64, log.topics.count == 3 else {
                     throw SettlementError(.malformedLog("DoubleSpend of \(log.data.count) bytes"))
@@ -106,15 +107,6 @@ public enum VaultEvents {
     public static let coinRejected = topic("CoinRejected(bytes32,uint8)")
     public static let doubleSpend = topic("DoubleSpend(bytes32,bytes32,bytes32,address)")
     public static let consumed = topic("Consumed(bytes32,bytes32)")
-
-    /// `CoinRejected` reason codes, named as `ProtocolError.code` names the same check
-    /// (Docs/VAULT.md, "Outcomes").
-    public static let reasons: [UInt8: String] = [
-        1: "zero-amount", 2: "bad-note-signature", 3: "bad-transfer-signature",
-        4: "empty-transfer", 5: "duplicate-input", 6: "mixed-inputs", 7: "double-spend",
-        8: "amount-overflow", 9: "conservation-broken", 10: "hop-cap-exceeded", 11: "expired",
-        12: "not-owner", 13: "spent", 14: "already-redeemed", 15: "insufficient-collateral",
-    ]
 
     static func topic(_ signature: String) -> Bytes32 {
         try! Bytes32(Keccak256.hash(Array(signature.utf8)))

@@ -36,6 +36,7 @@ extension UInt128: DatabaseValueConvertible {
 }
 
 extension CoinState: DatabaseValueConvertible {}
+extension RedeemTransactionState: DatabaseValueConvertible {}
 extension CoinSource: DatabaseValueConvertible {}
 extension OutgoingPaymentState: DatabaseValueConvertible {}
 

@@ -261,6 +261,11 @@ enum Schema {
                     ) STRICT;
                     """)
         }
+        migrator.registerMigration("v11: no outbox") { db in
+            // Written at every acceptance and redeem, read by nothing: a coin's state and its
+            // redeem transaction (redeem_coins) say all it did.
+            try db.execute(sql: "DROP TABLE outbox")
+        }
         return migrator
     }
 }

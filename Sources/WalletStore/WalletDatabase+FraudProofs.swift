@@ -2,26 +2,13 @@ import Foundation
 import GRDB
 import Tender
 
-/// A fraud proof this wallet sent: the signed transaction, kept to be sent again.
-public struct FraudProofRecord: Sendable, Equatable {
-    public enum State: String, Sendable { case sent, proven }
-    public let coin: CoinID
-    public let hash: Bytes32
-    public let raw: [UInt8]
-    public let state: State
-    /// Its nonce (nil for a proof recorded before nonces were kept, or proven by another).
-    public let nonce: UInt64?
-    /// When it was signed (or found proven).
-    public let signedAt: UInt64
-}
-
 extension WalletDatabase {
     public func fraudProofs() throws -> [CoinID: FraudProofRecord] {
         try read { db in
             var records: [CoinID: FraudProofRecord] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT * FROM fraud_proofs") {
                 let coin = try row.decode(Bytes32.self, forColumn: "coin")
-                guard let state = FraudProofRecord.State(rawValue: row["state"]) else {
+                guard let state = FraudProofState(rawValue: row["state"]) else {
                     throw WalletStoreError(.corrupt("fraud proof of \(coin.short): bad state"))
                 }
                 records[coin] = FraudProofRecord(
@@ -43,32 +30,68 @@ extension WalletDatabase {
         nonce: UInt64, now: UInt64
     ) throws {
         try transaction { db in
+            try Self.require(db, coin, .send)
             try db.execute(
                 sql: """
                     INSERT OR REPLACE INTO fraud_proofs(coin, hash, raw, state, nonce, updated_at)
-                    VALUES (?, ?, ?, 'sent', ?, ?)
-                    """, arguments: [coin, hash, Data(raw), Int64(clamping: nonce), now.column])
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    coin, hash, Data(raw), FraudProofState.sent.rawValue, Int64(clamping: nonce),
+                    now.column,
+                ])
             try Self.useNonce(db, nonce, chainID: chainID, sender: sender)
         }
     }
 
-    /// The vault has the double spend of `coin` on record (this proof's or another's).
+    /// The vault has the double spend of `coin` on record (this proof's or another's). Said
+    /// again, it changes nothing.
     public func fraudProven(_ coin: CoinID, now: UInt64) throws {
         try transaction { db in
+            guard try Self.fraudProofState(db, coin) != .proven else { return }
+            try Self.require(db, coin, .prove)
             try db.execute(
                 sql: """
                     INSERT INTO fraud_proofs(coin, hash, raw, state, updated_at)
-                    VALUES (?, zeroblob(32), x'', 'proven', ?)
-                    ON CONFLICT (coin) DO UPDATE SET state = 'proven', updated_at = excluded.updated_at
-                    """, arguments: [coin, now.column])
+                    VALUES (?, zeroblob(32), x'', ?, ?)
+                    ON CONFLICT (coin) DO UPDATE SET state = excluded.state,
+                        updated_at = excluded.updated_at
+                    """, arguments: [coin, FraudProofState.proven.rawValue, now.column])
         }
     }
 
     /// A sent proof the vault refused (its transaction reverted), or whose nonce another
-    /// transaction took: forgotten (a dropped one is signed anew by the next pass).
+    /// transaction took: forgotten (a dropped one is signed anew by the next pass). A proven
+    /// one is never forgotten.
     public func forgetFraudProof(_ coin: CoinID) throws {
         try transaction { db in
+            try Self.require(db, coin, .forget)
             try db.execute(sql: "DELETE FROM fraud_proofs WHERE coin = ?", arguments: [coin])
+        }
+    }
+
+    private static func fraudProofState(_ db: Database, _ coin: CoinID) throws -> FraudProofState? {
+        guard
+            let stored = try String.fetchOne(
+                db, sql: "SELECT state FROM fraud_proofs WHERE coin = ?", arguments: [coin])
+        else { return nil }
+        guard let state = FraudProofState(rawValue: stored) else {
+            throw WalletStoreError(.corrupt("fraud proof of \(coin.short): bad state"))
+        }
+        return state
+    }
+
+    /// Refuses `transition` (nothing changes) unless the coin's proof is in a state it starts
+    /// from.
+    private static func require(
+        _ db: Database, _ coin: CoinID, _ transition: FraudProofTransition
+    ) throws {
+        let state = try fraudProofState(db, coin)
+        guard transition.from.contains(state) else {
+            throw WalletStoreError(
+                .corrupt(
+                    "the fraud proof of \(coin.short) is \(state?.rawValue ?? "not recorded"): it cannot \(transition)"
+                ))
         }
     }
 }

@@ -70,8 +70,8 @@ extension WalletDatabase {
     }
 
     /// Accepts a checked payment: its notes and transfers are stored once each and join the
-    /// seen-set, the credited coins become unspent coins of this wallet, each gets a settlement
-    /// outbox row, and the signed receipt is stored: one transaction. Anything that changed
+    /// seen-set, the credited coins become unspent coins of this wallet (the coins the sync engine
+    /// redeems), and the signed receipt is stored: one transaction. Anything that changed
     /// since the check (a coin now held, a coin now spent differently, the request now paid)
     /// aborts it all.
     public func acceptPayment(
@@ -94,16 +94,10 @@ extension WalletDatabase {
                 ])
             try Self.recordProof(
                 db, checked.verified, keeping: checked.credited.map(\.id), now: now)
-            let outbox = try db.cachedStatement(
-                sql: """
-                    INSERT INTO outbox(coin, idempotency_key, state, created_at)
-                    VALUES (?, ?, 'queued', ?)
-                    """)
             for coin in checked.credited {
                 try Self.insertCoin(
                     db, coin, state: .unspent, source: .received, changeOf: nil,
                     receivedIn: payment.requestID, now: now)
-                try outbox.execute(arguments: [coin.id, "redeem:" + coin.id.hex, now.column])
             }
         }
     }

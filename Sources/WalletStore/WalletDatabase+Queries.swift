@@ -154,15 +154,6 @@ extension WalletDatabase {
                 sql: "DELETE FROM trusted_issuers WHERE issuer = ?", arguments: [issuer])
         }
     }
-
-    /// Settlement work queued: coin ids with their idempotency keys and states.
-    public func outbox() throws -> [(coin: CoinID, key: String, state: String)] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY created_at, rowid").map {
-                (try $0.decode(Bytes32.self, forColumn: "coin"), $0["idempotency_key"], $0["state"])
-            }
-        }
-    }
 }
 
 /// A sum past 2^128 stays at the maximum (over any balance or limit anyway).

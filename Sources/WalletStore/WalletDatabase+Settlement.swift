@@ -2,79 +2,6 @@ import Foundation
 import GRDB
 import Tender
 
-/// Where a redeem transaction stands.
-public enum RedeemTransactionState: String, Sendable, CaseIterable, DatabaseValueConvertible {
-    /// Signed and recorded; sent, or to be sent (again, after a restart: the same bytes).
-    case signed
-    /// In a block, not yet final (a reorg sends it back to `signed`).
-    case mined
-    /// Final, its coins settled from the vault's events.
-    case final
-    /// Mined and reverted: its coins wait for another batch.
-    case reverted
-    /// Another transaction with the same nonce took its place.
-    case replaced
-}
-
-/// A redeem transaction as the store keeps it: as signed, and where it stands.
-public struct RedeemTransactionRecord: Sendable, Equatable {
-    public let redeem: SignedRedeem
-    public let state: RedeemTransactionState
-    public let blockNumber: UInt64?
-    public let blockHash: Bytes32?
-    /// When it was signed (a replacement: when the replacement was).
-    public let signedAt: UInt64
-
-    public var hash: Bytes32 { redeem.hash }
-    public var nonce: UInt64 { redeem.nonce }
-    /// The signed transaction, byte for byte what was (and is again) sent.
-    public var raw: [UInt8] { redeem.raw }
-    public var coins: [CoinID] { redeem.coins }
-}
-
-/// What became of one coin of a final redeem transaction.
-public enum CoinSettlement: Sendable, Equatable {
-    case redeemed
-    /// Refused as spent elsewhere: the double spend's evidence is recorded apart.
-    case conflicted
-    case expired
-    /// Not paid this time (the issuer's collateral ran short, say): the next batch takes it.
-    case retry
-
-    var transition: CoinTransition {
-        switch self {
-        case .redeemed: .redeemed
-        case .conflicted: .conflict
-        case .expired: .expire
-        case .retry: .retryRedeem
-        }
-    }
-}
-
-/// A redeem transaction about to be sent.
-public struct SignedRedeem: Sendable, Equatable {
-    public let hash: Bytes32
-    public let chainID: UInt64
-    public let vault: Address
-    public let sender: Address
-    public let nonce: UInt64
-    public let raw: [UInt8]
-    public let coins: [CoinID]
-
-    public init(
-        hash: Bytes32, chainID: UInt64, vault: Address, sender: Address, nonce: UInt64,
-        raw: [UInt8], coins: [CoinID]
-    ) {
-        self.hash = hash
-        self.chainID = chainID
-        self.vault = vault
-        self.sender = sender
-        self.nonce = nonce
-        self.raw = raw
-        self.coins = coins
-    }
-}
-
 extension WalletDatabase {
     /// Coins to redeem, oldest first, with their proofs: every coin this wallet holds unspent
     /// and unexpired at `now`, received or change (a payment's change is unspent only once the
@@ -100,9 +27,9 @@ extension WalletDatabase {
     }
 
     /// Records a signed redeem transaction before it is sent, in one transaction: the
-    /// transaction, its coins moved to `redeeming` (every one, or nothing changes), their
-    /// outbox rows `submitted`, and the sender's next nonce past this one. A coin already in
-    /// a redeem cannot be named by a second.
+    /// transaction, its coins moved to `redeeming` (every one, or nothing changes), and the
+    /// sender's next nonce past this one. A coin already in a redeem cannot be named by a
+    /// second.
     public func recordRedeem(_ redeem: SignedRedeem, now: UInt64) throws {
         try transaction { db in
             try Self.insertRedeem(db, redeem, now: now)
@@ -111,7 +38,6 @@ extension WalletDatabase {
                     try db.move(coins: "id = ?", [coin], by: .redeem, now: now) == 1
                 else { throw WalletStoreError(.coinNotRedeemable(coin)) }
             }
-            try Self.setOutbox(db, redeem.coins, to: "submitted")
         }
     }
 
@@ -126,7 +52,7 @@ extension WalletDatabase {
                 )
             }
             try Self.insertRedeem(db, redeem, now: now)
-            try Self.setState(db, old, .replaced, now: now)
+            try Self.require(db, old, .replace, now: now)
         }
     }
 
@@ -135,35 +61,37 @@ extension WalletDatabase {
         _ tx: Bytes32, block number: UInt64, hash: Bytes32, now: UInt64
     ) throws {
         try transaction { db in
+            guard try Self.move(db, tx, by: .mine, now: now) else { return }
             try db.execute(
-                sql: """
-                    UPDATE redeem_transactions SET state = 'mined', block_number = ?,
-                        block_hash = ?, updated_at = ? WHERE hash = ? AND state IN ('signed', 'replaced')
-                    """, arguments: [Int64(clamping: number), hash, now.column, tx])
+                sql:
+                    "UPDATE redeem_transactions SET block_number = ?, block_hash = ? WHERE hash = ?",
+                arguments: [Int64(clamping: number), hash, tx])
             // The one mined of a nonce's transactions wins; the others are replaced.
-            if db.changesCount == 1, let mined = try Self.redeemTransaction(db, tx) {
-                try db.execute(
-                    sql: """
-                        UPDATE redeem_transactions SET state = 'replaced', updated_at = ?
-                        WHERE chain_id = ? AND sender = ? AND nonce = ? AND hash != ?
-                            AND state = 'signed'
-                        """,
-                    arguments: [
-                        now.column, Int64(clamping: mined.redeem.chainID), mined.redeem.sender,
-                        Int64(clamping: mined.nonce), tx,
-                    ])
-            }
+            guard let mined = try Self.redeemTransaction(db, tx) else { return }
+            let siblings = try Bytes32.fetchAll(
+                db,
+                sql: """
+                    SELECT hash FROM redeem_transactions
+                    WHERE chain_id = ? AND sender = ? AND nonce = ? AND hash != ?
+                    """,
+                arguments: [
+                    Int64(clamping: mined.redeem.chainID), mined.redeem.sender,
+                    Int64(clamping: mined.nonce), tx,
+                ])
+            for sibling in siblings { _ = try Self.move(db, sibling, by: .replace, now: now) }
         }
     }
 
-    /// The block holding the transaction left the canonical chain: it is sent again.
+    /// The block holding the transaction left the canonical chain: it is sent again. A
+    /// transaction in no block stays as it is.
     public func redeemReorged(_ tx: Bytes32, now: UInt64) throws {
         try transaction { db in
+            guard try Self.move(db, tx, by: .reorg, now: now) else { return }
             try db.execute(
                 sql: """
-                    UPDATE redeem_transactions SET state = 'signed', block_number = NULL,
-                        block_hash = NULL, updated_at = ? WHERE hash = ? AND state = 'mined'
-                    """, arguments: [now.column, tx])
+                    UPDATE redeem_transactions SET block_number = NULL, block_hash = NULL
+                    WHERE hash = ?
+                    """, arguments: [tx])
         }
     }
 
@@ -178,24 +106,22 @@ extension WalletDatabase {
             for coin in record.coins {
                 let settlement = settlements[coin] ?? .retry
                 _ = try db.move(coins: "id = ?", [coin], by: settlement.transition, now: now)
-                try Self.setOutbox(
-                    db, [coin], to: settlement == .retry ? "queued" : "confirmed")
             }
-            try Self.setState(db, tx, .final, now: now)
+            try Self.require(db, tx, .finalize, now: now)
         }
     }
 
     /// The transaction reverted (or will never be mined): its coins wait for another batch.
+    /// Refused for a transaction that is final, replaced or reverted already.
     public func redeemFailed(_ tx: Bytes32, now: UInt64) throws {
         try transaction { db in
             guard let record = try Self.redeemTransaction(db, tx) else {
                 throw WalletStoreError(.corrupt("no redeem \(tx.short)"))
             }
+            try Self.require(db, tx, .fail, now: now)
             for coin in record.coins {
                 _ = try db.move(coins: "id = ?", [coin], by: .retryRedeem, now: now)
             }
-            try Self.setOutbox(db, record.coins, to: "queued")
-            try Self.setState(db, tx, .reverted, now: now)
         }
     }
 
@@ -206,9 +132,10 @@ extension WalletDatabase {
             try Bytes32.fetchAll(
                 db,
                 sql: """
-                    SELECT hash FROM redeem_transactions WHERE state IN ('signed', 'mined')
+                    SELECT hash FROM redeem_transactions WHERE state IN (?, ?)
                     ORDER BY created_at, rowid
-                    """
+                    """,
+                arguments: [RedeemTransactionState.signed, RedeemTransactionState.mined]
             ).compactMap { try Self.redeemTransaction(db, $0) }
         }
     }
@@ -223,12 +150,12 @@ extension WalletDatabase {
                 db,
                 sql: """
                     SELECT hash FROM redeem_transactions WHERE chain_id = ? AND sender = ?
-                        AND nonce = ? AND state = 'replaced' AND hash != ?
+                        AND nonce = ? AND state = ? AND hash != ?
                         ORDER BY created_at DESC, rowid DESC
                     """,
                 arguments: [
                     Int64(clamping: record.redeem.chainID), record.redeem.sender,
-                    Int64(clamping: record.nonce), record.hash,
+                    Int64(clamping: record.nonce), RedeemTransactionState.replaced, record.hash,
                 ]
             ).compactMap { try Self.redeemTransaction(db, $0) }
         }
@@ -254,11 +181,12 @@ extension WalletDatabase {
         try db.execute(
             sql: """
                 INSERT INTO redeem_transactions(hash, chain_id, vault, sender, nonce, raw, state,
-                    created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'signed', ?, ?)
+                    created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 redeem.hash, Int64(clamping: redeem.chainID), redeem.vault, redeem.sender,
-                Int64(clamping: redeem.nonce), Data(redeem.raw), now.column, now.column,
+                Int64(clamping: redeem.nonce), Data(redeem.raw), RedeemTransactionState.signed,
+                now.column, now.column,
             ])
         let link = try db.cachedStatement(sql: "INSERT INTO redeem_coins(coin, tx) VALUES (?, ?)")
         for coin in redeem.coins { try link.execute(arguments: [coin, redeem.hash]) }
@@ -277,17 +205,32 @@ extension WalletDatabase {
             arguments: [Int64(clamping: chainID), sender, Int64(clamping: nonce + 1)])
     }
 
-    private static func setState(
-        _ db: Database, _ tx: Bytes32, _ state: RedeemTransactionState, now: UInt64
-    ) throws {
+    /// Moves `tx` by `transition` if it is in one of the states the move starts from;
+    /// whether it moved.
+    private static func move(
+        _ db: Database, _ tx: Bytes32, by transition: RedeemTransition, now: UInt64
+    ) throws -> Bool {
+        let from = transition.from.map(\.rawValue).sorted()
         try db.execute(
-            sql: "UPDATE redeem_transactions SET state = ?, updated_at = ? WHERE hash = ?",
-            arguments: [state, now.column, tx])
+            sql: """
+                UPDATE redeem_transactions SET state = ?, updated_at = ?
+                WHERE hash = ? AND state IN (\(from.map { _ in "?" }.joined(separator: ", ")))
+                """,
+            arguments: StatementArguments(
+                [transition.to.rawValue, now.column, tx] as [any DatabaseValueConvertible])
+                + StatementArguments(from))
+        return db.changesCount == 1
     }
 
-    private static func setOutbox(_ db: Database, _ coins: [CoinID], to state: String) throws {
-        let update = try db.cachedStatement(sql: "UPDATE outbox SET state = ? WHERE coin = ?")
-        for coin in coins { try update.execute(arguments: [state, coin]) }
+    /// `move`, refused (nothing changes) when `tx` is not in a state the move starts from.
+    private static func require(
+        _ db: Database, _ tx: Bytes32, _ transition: RedeemTransition, now: UInt64
+    ) throws {
+        guard try move(db, tx, by: transition, now: now) else {
+            let state = try redeemTransaction(db, tx)?.state.rawValue ?? "unknown"
+            throw WalletStoreError(
+                .corrupt("redeem \(tx.short) is \(state): it cannot \(transition)"))
+        }
     }
 
     static func redeemTransaction(

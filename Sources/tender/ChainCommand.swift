@@ -1,5 +1,6 @@
 import ArgumentParser
 import NodeKit
+import Settlement
 import Tender
 
 struct ChainCommand: ParsableCommand {

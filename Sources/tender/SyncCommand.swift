@@ -5,6 +5,7 @@ import NodeHost
 import NodeKit
 import NodeRuntime
 import Secp256k1
+import Settlement
 import Synchronization
 import Tender
 
@@ -152,13 +153,13 @@ final class SyncLog: Sendable {
 
     func finish() { progress?.finish() }
 
-    func take(_ event: SyncEngine.Event, prefix: String = "") {
+    func take(_ event: SettlementEngine.Event, prefix: String = "") {
         switch event {
         case .recorded: CrashPoint.syncRecorded.hit()
         case .sent: CrashPoint.syncSent.hit()
         default: break
         }
-        let line = SyncEventText.line(for: event)
+        let line = SettlementEventText.line(for: event)
         kept.withLock { $0.append(prefix + line) }
         if quiet { return }
         guard let progress else { return say(prefix + line) }

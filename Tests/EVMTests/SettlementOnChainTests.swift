@@ -1,7 +1,7 @@
 import BigInt
-import ChainSync
 import DevTools
 import EVM
+import EVMSettlement
 import Foundation
 import NodeKit
 import Secp256k1
@@ -59,7 +59,7 @@ import Testing
 
         let collateralBefore = try await collateral(vault)
         let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: bobKey)
-        let engine = SyncEngine(wallet: wallet, chain: chain, clock: clock, confirmations: 1)
+        let engine = SettlementEngine(wallet: wallet, chain: chain, clock: clock, confirmations: 1)
         let open = try await engine.run(passes: 10, pause: .milliseconds(200))
         #expect(open == 0)
         let states = try wallet.coinStates()
@@ -131,7 +131,8 @@ import Testing
             let coin = try wallet.receive(try payment(to: payee), key: key, now: clock.now())
                 .credited[0].id
             let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: key)
-            let engine = SyncEngine(wallet: wallet, chain: chain, clock: clock, confirmations: 1)
+            let engine = SettlementEngine(
+                wallet: wallet, chain: chain, clock: clock, confirmations: 1)
             #expect(try await engine.run(passes: 10, pause: .milliseconds(200)) == 0)
             outcomes.append(try #require(try wallet.coinStates()[coin]))
         }
@@ -194,7 +195,7 @@ import Testing
         let (wallet, coins) = try holding(
             count: 3, of: 2_000_000_000, by: bobKey, in: domain, clock: clock)
         let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: bobKey)
-        let engine = SyncEngine(wallet: wallet, chain: chain, clock: clock, confirmations: 3)
+        let engine = SettlementEngine(wallet: wallet, chain: chain, clock: clock, confirmations: 3)
         let dev = try #require(DevChain.current)
 
         let snapshot = try await dev.control("evm_snapshot")
@@ -247,7 +248,7 @@ import Testing
 
 /// Engine events, kept across the closure's concurrency boundary.
 final class Seen: Sendable {
-    private let kept = Mutex<[SyncEngine.Event]>([])
-    func add(_ event: SyncEngine.Event) { kept.withLock { $0.append(event) } }
-    var events: [SyncEngine.Event] { kept.withLock { $0 } }
+    private let kept = Mutex<[SettlementEngine.Event]>([])
+    func add(_ event: SettlementEngine.Event) { kept.withLock { $0.append(event) } }
+    var events: [SettlementEngine.Event] { kept.withLock { $0 } }
 }

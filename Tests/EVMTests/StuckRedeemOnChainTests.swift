@@ -1,6 +1,6 @@
 import BigInt
-import ChainSync
 import EVM
+import EVMSettlement
 import NodeKit
 import Secp256k1
 import Settlement
@@ -15,7 +15,7 @@ extension SettlementOnChainTests {
     @Test func aStuckRedeemIsReplacedAndTheReplacementMined() async throws {
         let (vault, wallet, coins, _, stingy) = try await bobHoldingTwoCoins()
         let clock = SystemClock()
-        var engine = SyncEngine(wallet: wallet, chain: stingy, clock: clock, confirmations: 1)
+        var engine = SettlementEngine(wallet: wallet, chain: stingy, clock: clock, confirmations: 1)
         engine.replaceAfter = 0
         let dev = try #require(DevChain.current)
 
@@ -49,7 +49,8 @@ extension SettlementOnChainTests {
         let dev = try #require(DevChain.current)
 
         try await dev.withAutomineOff {
-            let first = SyncEngine(wallet: wallet, chain: stingy, clock: clock, confirmations: 1)
+            let first = SettlementEngine(
+                wallet: wallet, chain: stingy, clock: clock, confirmations: 1)
             #expect(try await first.pass() == 1)
             let dropped = try #require(try wallet.openRedeems().first)
             // Bob's key, outside the wallet, signs another transaction with that nonce and
@@ -63,7 +64,8 @@ extension SettlementOnChainTests {
             try await dev.control("evm_mine")
             #expect(try await rpc.transactionReceipt(other.hash)?.succeeded == true)
 
-            let engine = SyncEngine(wallet: wallet, chain: real, clock: clock, confirmations: 1)
+            let engine = SettlementEngine(
+                wallet: wallet, chain: real, clock: clock, confirmations: 1)
             let seen = Seen()
             #expect(try await engine.pass { seen.add($0) } == 1)
             #expect(seen.events.contains(.dropped(tx: dropped.hash, coins: 2)))
@@ -100,12 +102,12 @@ extension SettlementOnChainTests {
         var (vault, wallet, coins, real, starved) = try await bobHoldingTwoCoins()
         starved.fault = .outOfGas
         let clock = SystemClock()
-        let first = SyncEngine(wallet: wallet, chain: starved, clock: clock, confirmations: 1)
+        let first = SettlementEngine(wallet: wallet, chain: starved, clock: clock, confirmations: 1)
         #expect(try await first.pass() == 1)
         let reverted = try #require(try wallet.openRedeems().first)
         #expect(try await rpc.transactionReceipt(reverted.hash)?.succeeded == false)
 
-        let engine = SyncEngine(wallet: wallet, chain: real, clock: clock, confirmations: 1)
+        let engine = SettlementEngine(wallet: wallet, chain: real, clock: clock, confirmations: 1)
         let seen = Seen()
         #expect(try await engine.pass { seen.add($0) } == 1)
         #expect(seen.events.contains(.reverted(tx: reverted.hash, coins: 2)))

@@ -1,7 +1,7 @@
 import BigInt
-import ChainSync
 import Codecs
 import EVM
+import EVMSettlement
 import Secp256k1
 import Tender
 import TenderTestSupport

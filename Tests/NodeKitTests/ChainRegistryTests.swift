@@ -2,6 +2,7 @@ import Foundation
 import NodeHost
 import NodeKit
 import Secp256k1
+import Settlement
 import Tender
 import TenderTestSupport
 import Testing

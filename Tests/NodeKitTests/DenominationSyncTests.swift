@@ -1,4 +1,5 @@
 import NodeKit
+import Settlement
 import Tender
 import TenderTestSupport
 import Testing
@@ -19,7 +20,7 @@ import Testing
             await chain.deposit(100, by: world.issuer, asset: asset, lockedUntil: world.expiry)
         }
         await chain.name(usdc, try Denomination(symbol: "USDC", decimals: 6))
-        let engine = SyncEngine(wallet: bob, chain: chain, clock: node.clock)
+        let engine = SettlementEngine(wallet: bob, chain: chain, clock: node.clock)
 
         let snapshot = try await engine.refreshCollateral()
         let first = try await engine.readDenominations(of: snapshot)
@@ -54,7 +55,7 @@ import Testing
         await chain.deposit(100, by: world.issuer, asset: usdc, lockedUntil: world.expiry)
         await chain.name(usdc, try Denomination(symbol: "USDC", decimals: 6))
         let events = EventLog()
-        _ = try await SyncEngine(wallet: bob, chain: chain, clock: node.clock).run(
+        _ = try await SettlementEngine(wallet: bob, chain: chain, clock: node.clock).run(
             passes: 1, pause: .zero, events: { events.add($0) })
         let named = events.all.compactMap { event -> String? in
             guard case .denomination(let asset, let denomination) = event else { return nil }

@@ -1,4 +1,5 @@
 import NodeKit
+import Settlement
 import Tender
 import TenderTestSupport
 import Testing
@@ -24,7 +25,7 @@ import WalletStore
                 collateral, by: world.issuer, asset: world.asset,
                 lockedUntil: lockedUntil ?? world.expiry)
         }
-        try await SyncEngine(wallet: bob, chain: chain, clock: node.clock).refreshCollateral()
+        try await SettlementEngine(wallet: bob, chain: chain, clock: node.clock).refreshCollateral()
         return bob
     }
 

@@ -16,9 +16,9 @@ import WalletStore
     func engine(
         _ wallet: Wallet, _ chain: ScriptedChain, after seconds: UInt64 = 0
     )
-        -> SyncEngine
+        -> SettlementEngine
     {
-        var engine = SyncEngine(
+        var engine = SettlementEngine(
             wallet: wallet, chain: chain, clock: FixedClock(node.clock.now() + seconds),
             confirmations: 1)
         engine.replaceAfter = 60
@@ -117,8 +117,8 @@ extension FraudProofSubmissionTests {
     @Test func aStuckProofIsReplacedAndADroppedOneIsSignedAnew() async throws {
         let (bob, coin) = try bobWithEvidence()
         let chain = ScriptedChain(vault: world.domain.vault)
-        func engine(after seconds: UInt64) -> SyncEngine {
-            var engine = SyncEngine(
+        func engine(after seconds: UInt64) -> SettlementEngine {
+            var engine = SettlementEngine(
                 wallet: bob, chain: chain, clock: FixedClock(node.clock.now() + seconds))
             engine.replaceAfter = 60
             return engine

@@ -126,5 +126,8 @@ import Testing
         #expect(
             await status(node, "bluetooth", startsWith: "waiting")
                 == "waiting for an adapter: no Bluetooth adapter")
+        // Without an adapter the node makes no session key (nor asks for the wallet key).
+        let sessionKey = home.host.directory.path + "/" + DataDirectory.Names.sessionKey
+        #expect(!FileManager.default.fileExists(atPath: sessionKey))
     }
 }

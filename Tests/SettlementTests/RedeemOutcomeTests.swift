@@ -63,7 +63,7 @@ import Testing
         ]
         let outcome = try RedeemOutcome(logs: logs, vault: vault)
         #expect(outcome.fates[coin] == .redeemed(60))
-        #expect(outcome.fates[other] == .rejected(code: 7, reason: "double-spend"))
+        #expect(outcome.fates[other] == .rejected(code: 7, reason: .doubleSpend))
         #expect(
             outcome.doubleSpends
                 == [.init(coin: other, recorded: recorded, presented: presented, owner: owner)])
@@ -83,5 +83,24 @@ import Testing
                 _ = try RedeemOutcome(logs: [log], vault: vault)
             }
         }
+    }
+}
+
+/// The vault's reason codes, named as the offline verifier names the same checks; a code the
+/// node does not know is kept as a number.
+@Suite struct VaultRejectionTests {
+    @Test func everyReasonCodeOfTheVaultIsKnownByItsName() throws {
+        let vault = try String(
+            contentsOfFile: #filePath.replacingOccurrences(
+                of: "Tests/SettlementTests/RedeemOutcomeTests.swift", with: "Contracts/Vault.vy"),
+            encoding: .utf8)
+        for reason in VaultRejection.allCases {
+            let constant = reason.name.uppercased().replacingOccurrences(of: "-", with: "_")
+            #expect(
+                vault.contains("\(constant): constant(uint8) = \(reason.rawValue)"),
+                "Vault.vy names code \(reason.rawValue) \(constant)")
+        }
+        #expect(VaultRejection(rawValue: 0) == nil)
+        #expect(VaultRejection(rawValue: 16) == nil)
     }
 }

@@ -91,9 +91,37 @@ import Testing
         #expect(try store.redeemTransaction(tx.hash)?.state == .final)
         #expect(try store.openRedeems().isEmpty)
         #expect(try store.redeemable(now: world.now, limit: 10).map(\.coin) == [coins[3]])
-        let outbox = Dictionary(
-            uniqueKeysWithValues: try store.outbox().map { ($0.coin, $0.state) })
-        #expect(coins.map { outbox[$0] } == ["confirmed", "confirmed", "confirmed", "queued"])
+    }
+
+    /// A final redeem stays final: failing it is refused (its coins are not sent back to the
+    /// queue), a reorg or a second mining leaves it as it is.
+    @Test func aFinalRedeemCannotFailOrMoveBack() throws {
+        let (store, _, coins) = try bob([10, 20])
+        let tx = try redeem(coins, nonce: 0)
+        try store.recordRedeem(tx, now: world.now)
+        let block = try Bytes32([UInt8](repeating: 0xB0, count: 32))
+        try store.redeemMined(tx.hash, block: 5, hash: block, now: world.now)
+        try store.settleRedeem(
+            tx.hash, coins: [coins[0]: .redeemed, coins[1]: .redeemed], now: world.now)
+        #expect(throws: WalletStoreError.self) { try store.redeemFailed(tx.hash, now: world.now) }
+        try store.redeemReorged(tx.hash, now: world.now)
+        try store.redeemMined(tx.hash, block: 6, hash: block, now: world.now)
+        #expect(try store.redeemTransaction(tx.hash)?.state == .final)
+        #expect(try store.redeemTransaction(tx.hash)?.blockNumber == 5)
+        #expect(try states(store, coins) == [.redeemed, .redeemed])
+        #expect(throws: WalletStoreError.self) {
+            try store.settleRedeem(tx.hash, coins: [:], now: world.now)
+        }
+    }
+
+    /// Each move starts only from the states it names, and every state but the last two is
+    /// left by some move.
+    @Test func theRedeemTransitionTableIsWhatTheEngineNeeds() {
+        #expect(RedeemTransition.mine.from == [.signed, .replaced])
+        #expect(RedeemTransition.fail.from == [.signed, .mined])
+        #expect(RedeemTransition.finalize.from == [.mined])
+        let left = Set(RedeemTransition.allCases.flatMap(\.from))
+        #expect(Set(RedeemTransactionState.allCases).subtracting(left) == [.final, .reverted])
     }
 
     @Test func aRevertedRedeemGivesItsCoinsBackAndAReorgSendsItAgain() throws {

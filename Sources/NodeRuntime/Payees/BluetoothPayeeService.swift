@@ -1,6 +1,7 @@
 import Bluetooth
 import NodeHost
 import NodeKit
+import Noise
 import Secp256k1
 import ServiceLifecycle
 import Tender
@@ -49,17 +50,20 @@ struct BluetoothPayeeService: Service {
     private func serve() async throws {
         let (host, clock) = (context.host, context.host.clock)
         let home = try context.wallets().home
-        let staticKey = try sessionKey(raw: try host.directory.loadOrCreateSessionKey())
+        let loadKey = { @Sendable () throws -> NoisePrivateKey in
+            try sessionKey(raw: try host.directory.loadOrCreateSessionKey())
+        }
         let (events, reported) = AsyncStream.makeStream(of: NearbyPayee.Event.self)
         defer { reported.finish() }
         let payee = try await open(
             NearbyPayeeSetup(
-                staticKey: staticKey, localName: localName,
+                staticKey: loadKey, localName: localName,
                 evidence: { (try? NearbyEvidence.toSend(home)) ?? [] },
                 onEvidence: { NearbyEvidence.take($0, into: home, now: clock.now()) },
                 onEvent: { reported.yield($0) }))
         // Unlocked only now if the node has not already: without an adapter it is not needed.
         let key = try context.keyAndHome().key
+        let staticKey = try loadKey()
         // Listening before the service says it is ready: no request issued after goes unoffered.
         let changes = await offered.listen(
             sessionKey: Array(staticKey.publicKey.rawRepresentation))

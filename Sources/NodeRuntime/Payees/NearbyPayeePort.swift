@@ -17,8 +17,9 @@ public protocol NearbyPayeePort: PaymentSource {
 
 /// What a payee service is opened with.
 public struct NearbyPayeeSetup: Sendable {
-    /// The Noise static key payers open their sessions with.
-    public let staticKey: NoisePrivateKey
+    /// The Noise static key payers open their sessions with: loaded (made, the first time)
+    /// only once an adapter is found, so a node without Bluetooth writes no session key.
+    public let staticKey: @Sendable () throws -> NoisePrivateKey
     /// The advertised name.
     public let localName: String
     /// Double-spend evidence to hand each payer.
@@ -53,7 +54,7 @@ extension NearbyPayee: NearbyPayeePort {
             throw NearbyDeviceAbsent(error.description)
         }
         return try NearbyPayee(
-            bluetooth: bluetooth, adapter: adapter, staticKey: setup.staticKey, offering: nil,
+            bluetooth: bluetooth, adapter: adapter, staticKey: try setup.staticKey(), offering: nil,
             localName: setup.localName, evidence: setup.evidence, onEvidence: setup.onEvidence,
             onEvent: setup.onEvent)
     }

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
-import ChainSync
 import NodeKit
 import Secp256k1
+import Settlement
 
 /// A pass of the node's sync loop on the real chains: every wallet at its chain registry
 /// entry's endpoints (the home domain, when not listed, at `homeEndpoint`), the chains side
@@ -16,17 +16,17 @@ struct ChainPass: Sendable {
     let homeEndpoint: String
 
     func callAsFunction(
-        passesBefore: Int, events: @escaping @Sendable (SyncEngine.Event) -> Void
+        passesBefore: Int, events: @escaping @Sendable (SettlementEngine.Event) -> Void
     ) async -> SettlementLoop.Outcome {
-        let plan: [ChainSettlement]
+        let plan: [ChainWallets]
         do {
             let wallets = try wallets()
-            plan = ChainSettlement.plan(
+            plan = ChainWallets.plan(
                 wallets.all, home: wallets.home.domain, registry: try registry(),
                 homeEndpoint: homeEndpoint)
         } catch { return .init(open: 0, failure: error.description) }
         let (key, client, clock, replaceAfter) = (key, client, clock, replaceAfter)
-        let results = await withTaskGroup(of: [ChainSettlement.Result].self) { group in
+        let results = await withTaskGroup(of: [Settling.Outcome].self) { group in
             for chain in plan {
                 group.addTask {
                     await chain.run(
@@ -34,7 +34,7 @@ struct ChainPass: Sendable {
                         passesBefore: passesBefore, replaceAfter: replaceAfter, events: events)
                 }
             }
-            var all: [ChainSettlement.Result] = []
+            var all: [Settling.Outcome] = []
             for await some in group { all += some }
             return all
         }

@@ -1,4 +1,5 @@
 import NodeKit
+import Settlement
 
 /// The node's sync loop: a pass over every chain the node holds coins on every `interval`,
 /// or at once when asked (`passNow`). Passes never overlap: one asked for during a pass is
@@ -20,7 +21,9 @@ public actor SettlementLoop {
     /// One pass: given how many passes ran before (the engine spaces its slower work by
     /// it), with the engine's events reported as they happen. `ChainPass` is the real one.
     public typealias Pass =
-        @Sendable (_ passesBefore: Int, _ events: @escaping @Sendable (SyncEngine.Event) -> Void)
+        @Sendable (
+            _ passesBefore: Int, _ events: @escaping @Sendable (SettlementEngine.Event) -> Void
+        )
         async -> Outcome
 
     private let pass: Pass
@@ -37,7 +40,7 @@ public actor SettlementLoop {
     /// Passes until the task is cancelled.
     public func run(
         report: @Sendable (Outcome) async -> Void,
-        events: @escaping @Sendable (SyncEngine.Event) -> Void
+        events: @escaping @Sendable (SettlementEngine.Event) -> Void
     ) async {
         while !Task.isCancelled {
             let asked = waiters

@@ -1,9 +1,9 @@
 import AsyncHTTPClient
-import ChainSync
 import DevTools
 import EVM
 import NodeKit
 import Secp256k1
+import Settlement
 import Tender
 
 /// One `tender sync`: the node's wallets settled on their chains, each at its chain registry
@@ -38,12 +38,12 @@ public struct Settling: Sendable {
 
     /// Which wallets settle where.
     public struct Plan: Sendable {
-        let chains: [ChainSettlement]
+        let chains: [ChainWallets]
 
         /// The coins it settles: those held unspent and those already in redeems.
         public var coinsToSettle: Int {
             chains.flatMap(\.wallets).reduce(0) {
-                let tally = ChainSettlement.tally(of: $1.wallet)
+                let tally = ChainWallets.tally(of: $1.wallet)
                 return $0 + (tally[.unspent] ?? 0) + (tally[.redeeming] ?? 0)
             }
         }
@@ -77,15 +77,20 @@ public struct Settling: Sendable {
             }
         }
         return Plan(
-            chains: ChainSettlement.plan(
+            chains: ChainWallets.plan(
                 chosen, home: wallets.home.domain, registry: registry, rpc: rpc,
                 confirmations: confirmations, homeEndpoint: NodeDefaults.rpc, unlisted: unlisted))
     }
 
     /// What one wallet's settlement came to.
     public struct Outcome: Sendable {
-        public static let reported: [CoinState] = ChainSettlement.Result.reported
+        /// The states a run reports coins in.
+        public static let reported: [CoinState] = [
+            .redeemed, .redeeming, .conflicted, .expired, .unspent,
+        ]
         public let domain: Domain
+        /// Its place among its chain's wallets (they settle one after the other).
+        let order: Int
         /// The endpoint it settled through (nil: none answered).
         public let endpoint: String?
         /// Redeem transactions still open.
@@ -102,10 +107,10 @@ public struct Settling: Sendable {
     /// there is more than one wallet.
     public func settle(
         _ plan: Plan, key: PrivateKey, passes: Int, pause: Duration, replaceAfter: UInt64,
-        events: @escaping @Sendable (_ prefix: String, SyncEngine.Event) -> Void
+        events: @escaping @Sendable (_ prefix: String, SettlementEngine.Event) -> Void
     ) async -> [Outcome] {
         let (client, clock, labelled) = (client, clock, plan.labelled)
-        let results = await withTaskGroup(of: [ChainSettlement.Result].self) { group in
+        return await withTaskGroup(of: [Outcome].self) { group in
             for chain in plan.chains {
                 let prefix = labelled ? "chain \(chain.chainID): " : ""
                 group.addTask {
@@ -115,14 +120,9 @@ public struct Settling: Sendable {
                     ) { events(prefix, $0) }
                 }
             }
-            var results: [ChainSettlement.Result] = []
+            var results: [Outcome] = []
             for await some in group { results += some }
             return results.sorted { ($0.domain.chainID, $0.order) < ($1.domain.chainID, $1.order) }
-        }
-        return results.map {
-            Outcome(
-                domain: $0.domain, endpoint: $0.endpoint, open: $0.open, tally: $0.tally,
-                failure: $0.failure)
         }
     }
 }

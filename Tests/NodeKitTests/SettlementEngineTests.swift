@@ -11,12 +11,12 @@ import WalletStore
 /// chain, the real vault and the EVM client are exercised against the dev chain; here what
 /// matters is that every failure between recording and settling is finished by the next pass
 /// without a second redeem of any coin.)
-@Suite struct SyncEngineTests {
+@Suite struct SettlementEngineTests {
     let node = Node()
     var world: World { node.world }
 
-    func engine(_ wallet: Wallet, _ chain: ScriptedChain) -> SyncEngine {
-        SyncEngine(wallet: wallet, chain: chain, clock: node.clock, confirmations: 2)
+    func engine(_ wallet: Wallet, _ chain: ScriptedChain) -> SettlementEngine {
+        SettlementEngine(wallet: wallet, chain: chain, clock: node.clock, confirmations: 2)
     }
 
     @Test func coinsGoOutInOneBatchAndSettleAfterTheirConfirmations() async throws {
@@ -277,7 +277,7 @@ actor ScriptedChain: SettlementChain {
         let alice = try node.fundedAlice([10, 20])
         let chain = ScriptedChain(vault: node.world.domain.vault)
         await chain.failSends(2)
-        var engine = SyncEngine(
+        var engine = SettlementEngine(
             wallet: alice, chain: chain, clock: node.clock, confirmations: 1)
         engine.backoff = Backoff(cap: .milliseconds(4))
         let events = EventLog()
@@ -297,7 +297,7 @@ actor ScriptedChain: SettlementChain {
         let alice = try node.fundedAlice([10])
         let chain = ScriptedChain(vault: node.world.domain.vault)
         await chain.failSends(5)
-        var engine = SyncEngine(wallet: alice, chain: chain, clock: node.clock)
+        var engine = SettlementEngine(wallet: alice, chain: chain, clock: node.clock)
         engine.backoff = Backoff(cap: .milliseconds(2))
         await #expect(throws: NodeError.self) {
             _ = try await engine.run(passes: 2, pause: .milliseconds(1))
@@ -323,9 +323,9 @@ actor ScriptedChain: SettlementChain {
 
 /// Engine events, collected across the closure's concurrency boundary.
 final class EventLog: Sendable {
-    private let events = Mutex<[SyncEngine.Event]>([])
-    func add(_ event: SyncEngine.Event) { events.withLock { $0.append(event) } }
-    var all: [SyncEngine.Event] { events.withLock { $0 } }
+    private let events = Mutex<[SettlementEngine.Event]>([])
+    func add(_ event: SettlementEngine.Event) { events.withLock { $0.append(event) } }
+    var all: [SettlementEngine.Event] { events.withLock { $0 } }
 }
 
 /// What offline could not settle, settled by the chain: a payment without a receipt whose
@@ -364,7 +364,7 @@ final class EventLog: Sendable {
         let chain = ScriptedChain(vault: world.domain.vault)
         await chain.consume(inputs[0], by: payment.inputs[inputs[0]]!)
         let events = EventLog()
-        let engine = SyncEngine(wallet: alice, chain: chain, clock: node.clock)
+        let engine = SettlementEngine(wallet: alice, chain: chain, clock: node.clock)
         try await engine.settleUnsettledPayments { events.add($0) }
         #expect(events.all == [.paymentOnChain(requestID: payment.requestID)])
         #expect(try alice.outgoingPayment(payment.requestID).state == .spent)
@@ -376,14 +376,14 @@ final class EventLog: Sendable {
         let (alice, payment, inputs) = try pendingPayment()
         let chain = ScriptedChain(vault: world.domain.vault)
         // Inside the window, and in the margin after it: nothing moves.
-        for now in [payment.window - 1, payment.window + SyncEngine.lapseMargin - 1] {
-            let engine = SyncEngine(wallet: alice, chain: chain, clock: FixedClock(now))
+        for now in [payment.window - 1, payment.window + SettlementEngine.lapseMargin - 1] {
+            let engine = SettlementEngine(wallet: alice, chain: chain, clock: FixedClock(now))
             try await engine.settleUnsettledPayments()
             #expect(try alice.outgoingPayment(payment.requestID).state == .pending)
         }
-        let later = FixedClock(payment.window + SyncEngine.lapseMargin)
+        let later = FixedClock(payment.window + SettlementEngine.lapseMargin)
         let events = EventLog()
-        _ = try await SyncEngine(wallet: alice, chain: chain, clock: later).pass {
+        _ = try await SettlementEngine(wallet: alice, chain: chain, clock: later).pass {
             events.add($0)
         }
         #expect(events.all.first == .paymentLapsed(requestID: payment.requestID, inputs: 2))
@@ -399,8 +399,9 @@ final class EventLog: Sendable {
         let (alice, payment, inputs) = try pendingPayment()
         let chain = ScriptedChain(vault: world.domain.vault)
         await chain.consume(inputs[1], by: try Bytes32([UInt8](repeating: 9, count: 32)))
-        let later = FixedClock(payment.window + SyncEngine.lapseMargin + 1)
-        try await SyncEngine(wallet: alice, chain: chain, clock: later).settleUnsettledPayments()
+        let later = FixedClock(payment.window + SettlementEngine.lapseMargin + 1)
+        try await SettlementEngine(wallet: alice, chain: chain, clock: later)
+            .settleUnsettledPayments()
         #expect(try alice.outgoingPayment(payment.requestID).state == .pending)
     }
 }
@@ -435,7 +436,7 @@ final class EventLog: Sendable {
     @Test func evidenceIsSentOnceAndSettledWhenTheVaultHasItOnRecord() async throws {
         let (bob, coin) = try bobWithEvidence()
         let chain = ScriptedChain(vault: world.domain.vault)
-        let engine = SyncEngine(wallet: bob, chain: chain, clock: node.clock)
+        let engine = SettlementEngine(wallet: bob, chain: chain, clock: node.clock)
         let events = EventLog()
         try await engine.submitFraudProofs { events.add($0) }
         let record = try #require(try bob.fraudProofs()[coin])
@@ -462,7 +463,7 @@ final class EventLog: Sendable {
         let chain = ScriptedChain(vault: world.domain.vault)
         await chain.prove(coin)
         let events = EventLog()
-        try await SyncEngine(wallet: bob, chain: chain, clock: node.clock).submitFraudProofs {
+        try await SettlementEngine(wallet: bob, chain: chain, clock: node.clock).submitFraudProofs {
             events.add($0)
         }
         #expect(events.all == [.fraudProven(coin: coin, owner: world.alice, byThisNode: false)])

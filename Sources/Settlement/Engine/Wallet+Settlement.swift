@@ -1,4 +1,4 @@
-import Settlement
+import NodeKit
 import Tender
 import WalletStore
 
@@ -113,5 +113,3 @@ extension Wallet {
         try storing { try store.forgetFraudProof(coin) }
     }
 }
-
-public typealias FraudProofRecord = WalletStore.FraudProofRecord

@@ -1,7 +1,8 @@
+import NodeKit
 import Tender
 import WalletStore
 
-extension SyncEngine {
+extension SettlementEngine {
     /// Sends the vault every double spend this wallet holds evidence of and the vault has not
     /// on record (Docs/PROTOCOL.md §11, "Fraud proofs"): each signed and recorded before it
     /// is sent, sent again while unmined, settled when the vault's `doubleSpender` names the

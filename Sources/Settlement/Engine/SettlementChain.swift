@@ -1,4 +1,4 @@
-import Settlement
+import NodeKit
 import Tender
 
 /// The chain a vault lives on, as the sync engine needs it. The EVM adapter implements it over

@@ -1,4 +1,4 @@
-import Settlement
+import NodeKit
 import Tender
 import WalletStore
 
@@ -8,7 +8,7 @@ import WalletStore
 /// kill at any point leaves a state the next run finishes: a transaction signed but maybe
 /// unsent is sent again byte for byte (its coins cannot join another), one mined is watched to
 /// its confirmations, one reorged out is sent again, one reverted gives its coins back.
-public struct SyncEngine: Sendable {
+public struct SettlementEngine: Sendable {
     public let wallet: Wallet
     public let chain: any SettlementChain
     public let clock: any WallClock
@@ -328,9 +328,9 @@ public struct SyncEngine: Sendable {
         case .rejected(_, let reason)?:
             switch reason {
             // Only this wallet's key can redeem its coin: "already" means by an earlier batch.
-            case "already-redeemed": return .redeemed
-            case "expired": return .expired
-            case "insufficient-collateral": return .retry
+            case .alreadyRedeemed?: return .redeemed
+            case .expired?: return .expired
+            case .insufficientCollateral?: return .retry
             default: return .conflicted
             }
         case nil: return .retry

@@ -1,18 +1,19 @@
 import AsyncHTTPClient
 import EVM
+import EVMSettlement
 import NodeKit
 import Secp256k1
 import Settlement
 import Tender
 
 /// The wallets of one chain and where to reach it.
-public struct ChainSettlement: Sendable {
-    public let chainID: UInt64
-    public let endpoints: [String]
-    public let rateLimit: Double?
-    public var wallets: [(wallet: Wallet, confirmations: UInt64)] = []
+struct ChainWallets: Sendable {
+    let chainID: UInt64
+    let endpoints: [String]
+    let rateLimit: Double?
+    var wallets: [(wallet: Wallet, confirmations: UInt64)] = []
 
-    public init(chainID: UInt64, endpoints: [String], rateLimit: Double?) {
+    init(chainID: UInt64, endpoints: [String], rateLimit: Double?) {
         self.chainID = chainID
         self.endpoints = endpoints
         self.rateLimit = rateLimit
@@ -21,11 +22,11 @@ public struct ChainSettlement: Sendable {
     /// Which wallets settle where: each at its registry entry's endpoints (`rpc` instead, when
     /// given; the home domain, when not listed, at `homeEndpoint`), grouped by chain. A wallet
     /// of an unlisted domain other than home is left out and named to `unlisted`.
-    public static func plan(
+    static func plan(
         _ wallets: [Wallet], home: Domain, registry: ChainRegistry, rpc: String? = nil,
         confirmations: UInt64? = nil, homeEndpoint: String, unlisted: (Domain) -> Void = { _ in }
-    ) -> [ChainSettlement] {
-        var byChain: [UInt64: ChainSettlement] = [:]
+    ) -> [ChainWallets] {
+        var byChain: [UInt64: ChainWallets] = [:]
         for wallet in wallets {
             let listed = registry.entry(for: wallet.domain)
             guard listed != nil || wallet.domain == home || rpc != nil else {
@@ -36,7 +37,7 @@ public struct ChainSettlement: Sendable {
             let depth = confirmations ?? listed?.confirmations ?? ChainEntry.defaultConfirmations
             byChain[
                 wallet.domain.chainID,
-                default: ChainSettlement(
+                default: ChainWallets(
                     chainID: wallet.domain.chainID, endpoints: endpoints,
                     rateLimit: rpc == nil ? listed?.rateLimit : nil)
             ].wallets.append((wallet, depth))
@@ -44,48 +45,30 @@ public struct ChainSettlement: Sendable {
         return byChain.keys.sorted().map { byChain[$0]! }
     }
 
-    public struct Result: Sendable {
-        public static let reported: [CoinState] = [
-            .redeemed, .redeeming, .conflicted, .expired, .unspent,
-        ]
-        public let domain: Domain
-        public let order: Int
-        public let endpoint: String?
-        public let open: Int
-        /// How many of the wallet's coins are in each state after the run.
-        public let tally: [CoinState: Int]
-        public let failure: (any Error)?
-
-        public func count(_ state: CoinState) -> Int { tally[state] ?? 0 }
-        public var counts: [String: Int] {
-            Dictionary(uniqueKeysWithValues: Self.reported.map { ($0.rawValue, count($0)) })
-        }
-    }
-
     /// Connects (the first endpoint that answers with this chain's id), then settles each
     /// wallet; a failure is this chain's result, not the other chains'. `passesBefore`: as
-    /// `SyncEngine.run`'s.
-    public func run(
+    /// `SettlementEngine.run`'s.
+    func run(
         key: PrivateKey, client: HTTPClient, clock: any WallClock, passes: Int, pause: Duration,
         passesBefore: Int = 0, replaceAfter: UInt64,
-        events: @escaping @Sendable (SyncEngine.Event) -> Void
-    ) async -> [Result] {
+        events: @escaping @Sendable (SettlementEngine.Event) -> Void
+    ) async -> [Settling.Outcome] {
         let connected: EthereumRPC
         do { connected = try await connect(client: client) } catch {
             return wallets.enumerated().map { index, entry in
-                Result(
+                Settling.Outcome(
                     domain: entry.wallet.domain, order: index, endpoint: nil, open: 0,
                     tally: Self.tally(of: entry.wallet), failure: error)
             }
         }
         // One chain adapter for every wallet here: same endpoint, same key.
         let chain = EVMSettlementChain(rpc: connected, chainID: chainID, key: key)
-        var results: [Result] = []
+        var results: [Settling.Outcome] = []
         for (index, entry) in wallets.enumerated() {
             var open = 0
             var failure: (any Error)?
             do {
-                var engine = SyncEngine(
+                var engine = SettlementEngine(
                     wallet: entry.wallet, chain: chain, clock: clock,
                     confirmations: entry.confirmations)
                 engine.replaceAfter = replaceAfter
@@ -97,14 +80,14 @@ public struct ChainSettlement: Sendable {
                     passes: passes, pause: pause, passesBefore: passesBefore, events: events)
             } catch { failure = error }
             results.append(
-                Result(
+                Settling.Outcome(
                     domain: entry.wallet.domain, order: index, endpoint: connected.endpoint,
                     open: open, tally: Self.tally(of: entry.wallet), failure: failure))
         }
         return results
     }
 
-    public static func tally(of wallet: Wallet) -> [CoinState: Int] {
+    static func tally(of wallet: Wallet) -> [CoinState: Int] {
         (try? wallet.coinCounts()) ?? [:]
     }
 

@@ -1,11 +1,12 @@
 import Foundation
 import NodeKit
+import Settlement
 
 /// What a person reads of the sync engine's events: the node's log and `tender sync` say the
 /// same.
-public enum SyncEventText {
+public enum SettlementEventText {
     /// What a person reads of `event`.
-    public static func line(for event: SyncEngine.Event) -> String {
+    public static func line(for event: SettlementEngine.Event) -> String {
         let line: String
         switch event {
         case .recorded(let tx, let coins):

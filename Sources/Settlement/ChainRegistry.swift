@@ -1,3 +1,4 @@
+import NodeKit
 import Tender
 
 /// Where the coins of one domain (a vault on a chain) are settled: the endpoints to try in
