@@ -247,7 +247,10 @@ let package = Package(
             dependencies: ["Settlement", "Tender", "Codecs", "TenderTestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "BluetoothTests", dependencies: ["Bluetooth", "BlueZ", "Codecs", "DBus", "Link"],
+            name: "BluetoothTests",
+            dependencies: [
+                "Bluetooth", "BlueZ", "Codecs", "DBus", "Link", "Noise", "PaymentSession",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "PosixTests", dependencies: ["Posix", "TenderTestSupport"], swiftSettings: strict),

@@ -1,6 +1,7 @@
 import BlueZ
 import CBlueZ
 import Link
+import Posix
 
 #if canImport(Glibc)
 import Glibc
@@ -18,22 +19,22 @@ import Glibc
 public actor L2CAPChannel {
     /// The socket; -1 once closed.
     private var raw: Int32
+    /// Where its reads and sends wait for the kernel (shared with its listener's channels).
+    private let watch: ReadinessWatch
     private var framer: PacketFramer
     private var reassembler: PacketReassembler
     /// Largest SDU each way, as the kernel negotiated.
     public nonisolated let sendMTU: Int
     public nonisolated let receiveMTU: Int
-    /// The longest a send or a message in transit holds its thread in poll: a cooperative
-    /// thread is blocked only while data is moving, and only this long per wait.
-    static let transitWait: Int32 = 10
     /// SDU bytes sent and received, for the figures.
     public private(set) var bytesWritten = 0
     public private(set) var bytesRead = 0
     /// When the first SDU of the message last received arrived (receiver-side rates).
     public private(set) var lastMessageBegan: ContinuousClock.Instant?
 
-    /// Takes ownership of `raw`, a connected L2CAP socket (closed on failure).
-    init(socket raw: Int32) throws(BluetoothError) {
+    /// Takes ownership of `raw`, a connected L2CAP socket (closed on failure); waits on
+    /// `watch`.
+    init(socket raw: Int32, watch: ReadinessWatch) throws(BluetoothError) {
         let limits: (send: PacketLimits, receive: PacketLimits)
         do {
             let cap = PacketLimits.standard.maxMessageBytes
@@ -48,6 +49,7 @@ public actor L2CAPChannel {
             throw BluetoothError(.peerMisbehaved, "L2CAP MTU: \(error)")
         }
         self.raw = raw
+        self.watch = watch
         framer = PacketFramer(limits: limits.send)
         reassembler = PacketReassembler(limits: limits.receive)
         sendMTU = limits.send.mtu
@@ -61,16 +63,22 @@ public actor L2CAPChannel {
     public static func connect(
         to address: String, random: Bool, psm: UInt16, timeout: Duration = .seconds(20)
     ) async throws(BluetoothError) -> L2CAPChannel {
+        let watch: ReadinessWatch
+        do { watch = try ReadinessWatch() } catch {
+            throw BluetoothError(.bluez, "L2CAP: \(error)")
+        }
         let raw = try L2CAPSocket.open()
         do {
             try L2CAPSocket.bind(raw, psm: 0)
             let type = UInt8(random ? BDADDR_LE_RANDOM : BDADDR_LE_PUBLIC)
-            try await L2CAPSocket.connect(raw, to: address, type: type, psm: psm, timeout: timeout)
+            try await L2CAPSocket.connect(
+                raw, to: address, type: type, psm: psm, timeout: timeout, watch: watch)
         } catch {
+            watch.forget(raw)
             Glibc.close(raw)
             throw error
         }
-        return try L2CAPChannel(socket: raw)
+        return try L2CAPChannel(socket: raw, watch: watch)
     }
 
     /// Sends one message; returns once the kernel took all its SDUs (it sends them as the
@@ -95,11 +103,10 @@ public actor L2CAPChannel {
                 guard sent < 0, code == EAGAIN || code == EWOULDBLOCK || code == EINTR else {
                     throw BluetoothError(.notConnected, "L2CAP send: errno \(code)")
                 }
-                // Out of credits: the kernel takes more as the peer returns them. A sleep here
-                // left the channel idle (half the raw rate in the lab), so wait in poll, at most
-                // `transitWait` at a time, and let other tasks run between waits.
-                _ = L2CAPSocket.ready(raw, for: Int16(POLLOUT), milliseconds: Self.transitWait)
-                await Task.yield()
+                // Out of credits: the kernel takes more as the peer returns them, and says so.
+                guard await watch.wait(raw, for: .writable) == .ready else {
+                    throw BluetoothError(.notConnected, "L2CAP: closed")
+                }
             }
         }
     }
@@ -128,22 +135,21 @@ public actor L2CAPChannel {
             guard code == EAGAIN || code == EWOULDBLOCK || code == EINTR else {
                 throw BluetoothError(.notConnected, "L2CAP recv: errno \(code)")
             }
-            guard ContinuousClock.now < deadline else {
-                throw BluetoothError(.timedOut, "L2CAP: no message within \(timeout)")
-            }
-            if reassembler.bufferedBytes > 0 {
-                // Mid-message the peer is sending: read each SDU as it lands, since the peer
-                // gets credits back only as this side reads.
-                _ = L2CAPSocket.ready(raw, for: Int16(POLLIN), milliseconds: Self.transitWait)
-                await Task.yield()
-            } else {
-                try? await Task.sleep(for: .milliseconds(5))
+            let left = deadline - ContinuousClock.now
+            // Each SDU read as it lands: the peer gets credits back only as this side reads.
+            switch left > .zero ? await watch.wait(raw, for: .readable, timeout: left) : .timedOut {
+            case .ready: continue
+            case .timedOut: throw BluetoothError(.timedOut, "L2CAP: no message within \(timeout)")
+            case .cancelled, .closed: throw BluetoothError(.notConnected, "L2CAP: closed")
             }
         }
     }
 
     public func close() {
-        if raw >= 0 { Glibc.close(raw) }
+        if raw >= 0 {
+            watch.forget(raw)
+            Glibc.close(raw)
+        }
         raw = -1
     }
 }
@@ -152,10 +158,15 @@ public actor L2CAPChannel {
 public actor L2CAPListener {
     /// The socket; -1 once closed.
     private var raw: Int32
+    /// Where accepts, and the accepted channels' reads and sends, wait for the kernel.
+    private let watch: ReadinessWatch
     public nonisolated let psm: UInt16
 
     /// Listens on `psm` (LE dynamic PSMs: 0x0080–0x00FF) for any LE address type.
     public init(psm: UInt16) throws(BluetoothError) {
+        do { watch = try ReadinessWatch() } catch {
+            throw BluetoothError(.bluez, "L2CAP: \(error)")
+        }
         let raw = try L2CAPSocket.open()
         do throws(BluetoothError) {
             try L2CAPSocket.bind(raw, psm: psm)
@@ -178,20 +189,28 @@ public actor L2CAPListener {
         while true {
             guard raw >= 0 else { throw BluetoothError(.notConnected, "L2CAP listener closed") }
             let accepted = Glibc.accept(raw, nil, nil)
-            if accepted >= 0 { return try L2CAPChannel(socket: L2CAPSocket.adopt(accepted)) }
+            if accepted >= 0 {
+                return try L2CAPChannel(socket: L2CAPSocket.adopt(accepted), watch: watch)
+            }
             let code = errno
             guard code == EAGAIN || code == EWOULDBLOCK || code == EINTR else {
                 throw BluetoothError(.bluez, "L2CAP accept: errno \(code)")
             }
-            guard ContinuousClock.now < deadline else {
-                throw BluetoothError(.timedOut, "no L2CAP channel within \(timeout)")
+            let left = deadline - ContinuousClock.now
+            switch left > .zero ? await watch.wait(raw, for: .readable, timeout: left) : .timedOut {
+            case .ready: continue
+            case .timedOut: throw BluetoothError(.timedOut, "no L2CAP channel within \(timeout)")
+            case .cancelled, .closed:
+                throw BluetoothError(.notConnected, "L2CAP listener closed")
             }
-            try? await Task.sleep(for: .milliseconds(20))
         }
     }
 
     public func close() {
-        if raw >= 0 { Glibc.close(raw) }
+        if raw >= 0 {
+            watch.forget(raw)
+            Glibc.close(raw)
+        }
         raw = -1
     }
 }

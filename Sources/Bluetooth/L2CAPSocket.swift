@@ -1,5 +1,6 @@
 import BlueZ
 import CBlueZ
+import Posix
 
 #if canImport(Glibc)
 import Glibc
@@ -54,9 +55,10 @@ enum L2CAPSocket {
         }
     }
 
-    /// Connects to `psm` at `address` of LE address `type`, waiting until `timeout`.
+    /// Connects to `psm` at `address` of LE address `type`, waiting on `watch` until `timeout`.
     static func connect(
-        _ raw: Int32, to address: String, type: UInt8, psm: UInt16, timeout: Duration
+        _ raw: Int32, to address: String, type: UInt8, psm: UInt16, timeout: Duration,
+        watch: ReadinessWatch
     ) async throws(BluetoothError) {
         var peer = sockaddr_l2()
         peer.l2_family = sa_family_t(AF_BLUETOOTH)
@@ -74,12 +76,12 @@ enum L2CAPSocket {
         guard errno == EINPROGRESS || errno == EAGAIN else {
             throw BluetoothError(.notConnected, "L2CAP connect to \(address): errno \(errno)")
         }
-        let deadline = ContinuousClock.now + timeout
-        while !ready(raw, for: Int16(POLLOUT)) {
-            guard ContinuousClock.now < deadline else {
-                throw BluetoothError(.timedOut, "L2CAP connect to \(address) PSM \(psm)")
-            }
-            try? await Task.sleep(for: .milliseconds(10))
+        switch await watch.wait(raw, for: .writable, timeout: timeout) {
+        case .ready: break
+        case .timedOut:
+            throw BluetoothError(.timedOut, "L2CAP connect to \(address) PSM \(psm)")
+        case .cancelled, .closed:
+            throw BluetoothError(.notConnected, "L2CAP connect to \(address): cancelled")
         }
         var code: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
@@ -87,12 +89,6 @@ enum L2CAPSocket {
         guard code == 0 else {
             throw BluetoothError(.notConnected, "L2CAP connect to \(address): errno \(code)")
         }
-    }
-
-    /// Whether `raw` is ready for `events`, waiting up to `milliseconds` (0: not at all).
-    static func ready(_ raw: Int32, for events: Int16, milliseconds: Int32 = 0) -> Bool {
-        var entry = pollfd(fd: raw, events: events, revents: 0)
-        return poll(&entry, 1, milliseconds) > 0
     }
 
     /// The channel's negotiated MTU: `BT_SNDMTU` or `BT_RCVMTU`.

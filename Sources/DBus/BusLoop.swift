@@ -38,7 +38,7 @@ final class BusLoop {
     static func start(address: String, mailbox: Mailbox) async throws(DBusError) -> String {
         let opened = await withCheckedContinuation {
             (ready: CheckedContinuation<Result<String, DBusError>, Never>) in
-            let started = spawnThread {
+            let started = spawnDetachedThread {
                 do throws(DBusError) {
                     let loop = try BusLoop(address: address, mailbox: mailbox)
                     ready.resume(returning: .success(loop.uniqueName))
@@ -339,26 +339,4 @@ final class BusLoop {
     private static func from(_ context: UnsafeMutableRawPointer?) -> BusLoop {
         Unmanaged<BusLoop>.fromOpaque(context!).takeUnretainedValue()
     }
-}
-
-/// Runs `body` on a new detached thread; false when none could be made.
-private func spawnThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-    final class Body: Sendable {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-    let box = Unmanaged.passRetained(Body(body)).toOpaque()
-    var thread = pthread_t()
-    let result = pthread_create(
-        &thread, nil,
-        { raw in
-            Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, box)
-    guard result == 0 else {
-        Unmanaged<Body>.fromOpaque(box).release()
-        return false
-    }
-    pthread_detach(thread)
-    return true
 }

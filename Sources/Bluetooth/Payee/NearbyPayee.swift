@@ -44,27 +44,25 @@ public actor NearbyPayee: PaymentSource {
 
     private let bluetooth: BluetoothSession
     private let adapter: Adapter
-    private let staticKey: NoisePrivateKey
     /// Nil: nothing offered now (not advertised; a payer that connects anyway gets no request).
     private var offering: Offering?
     private let localName: String
     private let evidence: @Sendable () -> [[UInt8]]
     private let onEvidence: @Sendable ([[UInt8]]) -> Void
     private let onEvent: @Sendable (Event) -> Void
+    /// The payers' GATT links.
     private let links: PeripheralLinks
-    private var sessions: [UInt32: SessionBox] = [:]
-    private var queue: [(link: UInt32, payment: [UInt8])] = []
-    private var waiting: CheckedContinuation<[UInt8]?, Never>?
-    private var current: UInt32?
-    private var registrations: [Registration] = []
+    /// Their LE L2CAP channels, when the kernel lets this node listen on Tender's PSM.
+    private var channels: PayeeChannels?
+    private var sessions: PayeeSessions
+    private var payments = PaymentQueue()
+    /// What is published: the GATT application, its registration with the adapter and the
+    /// advertisement (while a request is offered). Each registration is a handle that
+    /// unregisters.
     private var application: GattApplication?
+    private var service: Registration?
+    private var advertisement: Registration?
     private var watcher: Task<Void, Never>?
-    private var finished = false
-    /// LE L2CAP channels (a payer's alternative to the GATT link), when the kernel lets this
-    /// node listen on Tender's PSM; each channel is a link of its own in `sessions`.
-    private var listener: L2CAPListener?
-    private var channels: [UInt32: L2CAPChannel] = [:]
-    private var acceptor: Task<Void, Never>?
 
     public init(
         bluetooth: BluetoothSession, adapter: Adapter, staticKey: NoisePrivateKey,
@@ -75,7 +73,7 @@ public actor NearbyPayee: PaymentSource {
     ) throws(BluetoothError) {
         self.bluetooth = bluetooth
         self.adapter = adapter
-        self.staticKey = staticKey
+        self.sessions = PayeeSessions(staticKey: staticKey)
         self.offering = offering
         self.localName = localName
         self.evidence = evidence
@@ -89,8 +87,13 @@ public actor NearbyPayee: PaymentSource {
     /// Publishes the service and advertises; re-publishes whenever bluetoothd restarts.
     public func start() async throws(BluetoothError) {
         // Without the channel (PSM taken, no LE L2CAP in the kernel) payers use GATT.
-        listener = try? L2CAPListener(psm: TenderGATT.psm)
-        if let listener { acceptor = Task { [weak self] in await self?.accept(on: listener) } }
+        if let channels = try? PayeeChannels(psm: TenderGATT.psm) {
+            self.channels = channels
+            await channels.start(
+                inUse: { [weak self] link in await self?.hasSession(link) ?? true },
+                onMessage: { [weak self] link, message in await self?.take(message, on: link) },
+                onClosed: { [weak self] link in await self?.forget(link) })
+        }
         try await publish()
         let changes = try await bluetooth.bluetoothdChanges()
         watcher = Task { [weak self] in
@@ -107,7 +110,7 @@ public actor NearbyPayee: PaymentSource {
         var delay = Duration.milliseconds(500)
         for attempt in 1...12 {
             try? await Task.sleep(for: delay)
-            if finished || Task.isCancelled { return }
+            if payments.finished || Task.isCancelled { return }
             do {
                 try await republish()
                 return
@@ -128,7 +131,8 @@ public actor NearbyPayee: PaymentSource {
     /// the service stays for the payers already connected.
     public func withdraw() async {
         offering = nil
-        if registrations.count > 1 { await registrations.removeLast().cancelAndWait() }
+        await advertisement?.cancelAndWait()
+        advertisement = nil
     }
 
     private func republish() async throws(BluetoothError) {
@@ -140,7 +144,7 @@ public actor NearbyPayee: PaymentSource {
     private func publish() async throws(BluetoothError) {
         try await adapter.powerOn()
         let links = self.links
-        let psm = listener?.psm
+        let psm = channels?.psm
         let request: @Sendable () async -> [UInt8] = { [weak self] in
             PayeeInfo(request: await self?.offering?.request ?? [], psm: psm).encoded
         }
@@ -163,26 +167,28 @@ public actor NearbyPayee: PaymentSource {
             application: application,
             onMessage: { [weak self] link, message in await self?.take(message, on: link) },
             onClosed: { [weak self] link in await self?.forget(link) })
-        registrations.append(try await adapter.register(application))
+        service = try await adapter.register(application)
         try await advertise()
         onEvent(.ready(adapter: adapter.name, address: try await adapter.address()))
     }
 
     private func advertise() async throws(BluetoothError) {
         // The old advertisement unregistered first: the new one takes the same path.
-        if registrations.count > 1 { await registrations.removeLast().cancelAndWait() }
+        await advertisement?.cancelAndWait()
+        advertisement = nil
         guard let offering else { return }
-        registrations.append(
-            try await adapter.advertise(
-                Advertisement(
-                    serviceUUIDs: [TenderGATT.service], localName: localName,
-                    manufacturerData: [TenderGATT.tagCompany: offering.tag]),
-                at: ObjectPath(checked: "/tender/payee_advertisement")))
+        advertisement = try await adapter.advertise(
+            Advertisement(
+                serviceUUIDs: [TenderGATT.service], localName: localName,
+                manufacturerData: [TenderGATT.tagCompany: offering.tag]),
+            at: ObjectPath(checked: "/tender/payee_advertisement"))
     }
 
     private func unpublish() async {
-        for registration in registrations { await registration.cancelAndWait() }
-        registrations = []
+        await advertisement?.cancelAndWait()
+        advertisement = nil
+        await service?.cancelAndWait()
+        service = nil
         await links.stop()
         await application?.unexport()
         application = nil
@@ -190,21 +196,15 @@ public actor NearbyPayee: PaymentSource {
 
     // MARK: - Sessions
 
+    private func hasSession(_ link: UInt32) -> Bool { sessions.contains(link) }
+
     private func take(_ message: [UInt8], on link: UInt32) async {
-        let box =
-            sessions[link]
-            ?? SessionBox(
-                PayeeSession(staticKey: staticKey, maxMessageBytes: SessionMessages.maxMessageBytes)
-            )
-        if sessions[link] == nil {
-            sessions[link] = box
-            onEvent(.connected(link: link))
-        }
         let (request, evidence) = (offering?.request ?? [], self.evidence)
+        if !sessions.contains(link) { onEvent(.connected(link: link)) }
         let event: PayeeSession.Event
         // The hello (and the evidence it reads from the store) only for XX's first message.
         do {
-            event = try box.session.receive(message) {
+            event = try sessions.receive(message, on: link) {
                 Hello(request: request, evidence: evidence())
             }
         } catch {
@@ -221,97 +221,42 @@ public actor NearbyPayee: PaymentSource {
             case .decline: await end(link, reason: .done)
             case .payment(let payment):
                 onEvent(.offered(link: link))
-                if let waiting {
-                    self.waiting = nil
-                    current = link
-                    waiting.resume(returning: payment)
-                } else {
-                    queue.append((link, payment))
-                }
+                payments.offer(payment, on: link)
             }
         }
     }
 
     private func end(_ link: UInt32, reason: CloseReason) async {
-        if let channel = channels.removeValue(forKey: link) {
-            await channel.close()
-        } else {
-            await links.close(link, reason: reason)
-        }
+        if await channels?.close(link) != true { await links.close(link, reason: reason) }
         forget(link)
     }
 
     private func forget(_ link: UInt32) {
-        if let channel = channels.removeValue(forKey: link) { Task { await channel.close() } }
-        guard sessions.removeValue(forKey: link) != nil else { return }
-        queue.removeAll { $0.link == link }
+        guard sessions.end(link) else { return }
+        payments.drop(link)
         onEvent(.linkEnded(link: link))
     }
 
     private func answer(_ answer: Answer) async {
-        guard let link = current, let box = sessions[link] else { return }
-        current = nil
-        do { try await send(try box.session.answer(answer), on: link) } catch {
+        guard let link = payments.answering() else { return }
+        do {
+            guard let sealed = try sessions.answer(answer, on: link) else { return }
+            try await send(sealed, on: link)
+        } catch {
             await end(link, reason: .protocolError)
         }
     }
 
     /// A message to `link`'s payer, over its channel or its GATT link.
     private func send(_ message: [UInt8], on link: UInt32) async throws {
-        if let channel = channels[link] {
-            try await channel.send(message)
-        } else {
-            try await links.send(message, on: link)
-        }
-    }
-
-    // MARK: - L2CAP channels
-
-    private func accept(on listener: L2CAPListener) async {
-        while !Task.isCancelled {
-            guard let channel = try? await listener.accept(timeout: .seconds(3600)) else {
-                if Task.isCancelled { return }
-                continue
-            }
-            // As many channels as GATT links at most: a flood of channels is refused.
-            guard channels.count < LinkConfiguration.standard.maxLinks else {
-                await channel.close()
-                continue
-            }
-            // Channel ids never go on the air, so no central can name another's channel.
-            var id = UInt32.random(in: 1...UInt32.max)
-            while sessions[id] != nil || channels[id] != nil {
-                id = UInt32.random(in: 1...UInt32.max)
-            }
-            channels[id] = channel
-            Task { [weak self] in await self?.read(channel, as: id) }
-        }
-    }
-
-    /// Reads a channel's messages into its session until the channel ends or stays silent
-    /// past the link's message timeout.
-    private func read(_ channel: L2CAPChannel, as link: UInt32) async {
-        while channels[link] != nil,
-            let message = try? await channel.receive(
-                timeout: LinkConfiguration.standard.messageTimeout)
-        {
-            await take(message, on: link)
-        }
-        channels.removeValue(forKey: link)
-        await channel.close()
-        forget(link)
+        if try await channels?.send(message, on: link) == true { return }
+        try await links.send(message, on: link)
     }
 
     // MARK: - PaymentSource
 
     public func nextPayment() async throws(NodeError) -> [UInt8]? {
-        if finished { return nil }
-        if !queue.isEmpty {
-            let next = queue.removeFirst()
-            current = next.link
-            return next.payment
-        }
-        return await withCheckedContinuation { waiting = $0 }
+        await withCheckedContinuation { payments.next($0) }
     }
 
     public func reply(_ receipt: [UInt8]) async throws(NodeError) {
@@ -324,20 +269,10 @@ public actor NearbyPayee: PaymentSource {
 
     /// Stops serving: registrations undone, links closed, the exchange's wait ended.
     public func finish() async {
-        finished = true
+        payments.finish()
         watcher?.cancel()
-        for link in sessions.keys { await end(link, reason: .done) }
-        acceptor?.cancel()
-        await listener?.close()
-        sessions = [:]
+        for link in sessions.links { await end(link, reason: .done) }
+        await channels?.stop()
         await unpublish()
-        waiting?.resume(returning: nil)
-        waiting = nil
     }
-}
-
-/// One payer's session (non-copyable state in a dictionary needs a box).
-private final class SessionBox {
-    var session: PayeeSession
-    init(_ session: consuming PayeeSession) { self.session = session }
 }
