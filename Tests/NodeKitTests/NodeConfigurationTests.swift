@@ -39,7 +39,7 @@ import WalletStore
         #expect(!settings.syncEnabled && settings.syncInterval == 5 && settings.replaceAfter == 60)
         #expect(settings.bluetooth == .off && settings.payeeName == "Ana's stall")
         #expect(settings.camera == "/dev/video2")
-        #expect(settings.logLevel == "debug" && settings.logFormat == "json")
+        #expect(settings.logLevel == .debug && settings.logFormat == .json)
     }
 
     @Test func spendingLimitsAreRead() throws {

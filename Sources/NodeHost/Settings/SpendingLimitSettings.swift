@@ -1,5 +1,4 @@
 import NodeKit
-import TOMLKit
 import Tender
 import WalletStore
 
@@ -11,48 +10,11 @@ import WalletStore
 ///     amount = "5000"      # base units: a string, or an integer
 ///     period = "24h"       # a rolling window: 90s, 30m, 24h, 7d, 1w, or seconds
 enum SpendingLimitSettings {
-    static let keys = ["payee", "asset", "amount", "period"]
-
-    static func parse(
-        _ value: any TOMLValueConvertible, file: String
-    ) throws(NodeError)
-        -> [SpendingLimit]
-    {
-        guard let array = value.array else {
-            throw NodeError(.usage("\(file): limits must be tables, each [[limits]]"))
-        }
-        var limits: [SpendingLimit] = []
-        for (index, entry) in array.enumerated() {
-            let place = "\(file): limits[\(index)]"
-            guard let table = entry.table else {
-                throw NodeError(.usage("\(place) must be a table ([[limits]])"))
-            }
-            for key in table.keys where !keys.contains(key) {
-                throw NodeError(
-                    .usage(
-                        "\(place): unknown key \(key) (known: \(keys.joined(separator: ", ")))"))
-            }
-            limits.append(try limit(table, place: place))
-        }
-        return limits
-    }
-
-    private static func limit(
-        _ table: TOMLTable, place: String
-    ) throws(NodeError)
-        -> SpendingLimit
-    {
-        func text(_ key: String) throws(NodeError) -> String? {
-            guard let value = table[key] else { return nil }
-            if let int = value.int { return String(int) }
-            guard let string = value.string else {
-                throw NodeError(.usage("\(place).\(key) must be a string"))
-            }
-            return string
-        }
-        guard let payeeText = try text("payee") else {
-            throw NodeError(.usage("\(place) needs payee (an address, or \"any\")"))
-        }
+    /// The limit `entry` sets, checked (`place` names it in messages).
+    static func limit(
+        _ entry: NodeSettingsFile.Limit, place: String
+    ) throws(NodeError) -> SpendingLimit {
+        let payeeText = entry.payee.value.text
         var payee: Address?
         if payeeText != "any" {
             do { payee = try Address(payeeText) } catch {
@@ -60,23 +22,19 @@ enum SpendingLimitSettings {
             }
         }
         var asset = Address.zero
-        if let assetText = try text("asset") {
+        if let assetText = entry.asset?.value.text {
             do { asset = try Address(assetText) } catch {
                 throw NodeError(.usage("\(place).asset: \(error)"))
             }
         }
-        guard let amountText = try text("amount") else {
-            throw NodeError(.usage("\(place) needs amount (base units)"))
-        }
+        let amountText = entry.amount.value.text
         guard let amount = Amount(amountText), amount > 0 else {
             throw NodeError(
                 .usage(
                     "\(place).amount must be a positive integer of base units, got '\(amountText)'")
             )
         }
-        guard let periodText = try text("period") else {
-            throw NodeError(.usage("\(place) needs period (24h, 7d, …)"))
-        }
+        let periodText = entry.period.value.text
         guard let period = seconds(periodText), period > 0 else {
             throw NodeError(
                 .usage(

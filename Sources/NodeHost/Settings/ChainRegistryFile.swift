@@ -1,7 +1,6 @@
 import Foundation
 import NodeKit
 import Settlement
-import TOMLKit
 import Tender
 
 /// The chain registry as a TOML file in the data directory (`chains.toml`), one `[[chain]]`
@@ -18,18 +17,50 @@ import Tender
 ///
 /// A missing file is an empty registry. Written whole and atomically.
 public enum ChainRegistryFile {
-    struct Contents: Codable {
+    /// chains.toml as written, read by `SettingsTOML` (a key no `[[chain]]` names refused).
+    struct Contents: SettingsLayout {
         var chain: [Entry]?
+
+        enum CodingKeys: String, CodingKey { case chain }
+
+        static func place(_ path: [SettingsTOML.Step]) -> String {
+            guard path.count >= 2, case .index(let index) = path[1] else {
+                return path.map { if case .key(let key) = $0 { key } else { "" } }.joined()
+            }
+            let chain = "chain \(index + 1)"
+            guard path.count >= 3, case .key(let key) = path[2] else { return chain }
+            return "\(chain): \(key)"
+        }
+
+        static func unknown(_ key: String, at path: [SettingsTOML.Step]) -> String {
+            guard path.count == 2 else {
+                return "unknown key \(key) (a registry holds [[chain]] tables)"
+            }
+            let known = Entry.CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
+            return "\(place(path)): unknown key \(key) (known: \(known))"
+        }
+
+        static func missing(_ key: String, at path: [SettingsTOML.Step]) -> String {
+            "\(place(path)): \(key) is missing"
+        }
+
+        static func notATable(at path: [SettingsTOML.Step]) -> String? {
+            switch path.count {
+            case 1: "chain must be tables, each [[chain]]"
+            case 2: "\(place(path)) must be a table ([[chain]])"
+            default: "\(place(path)) must be a list of endpoints ([\"http://…\"])"
+            }
+        }
     }
 
-    struct Entry: Codable {
-        var id: Int64
-        var vault: String
-        var rpc: [String]
-        var confirmations: Int64?
-        var rateLimit: Double?
-        var nativeSymbol: String?
-        var nativeDecimals: Int64?
+    struct Entry: Decodable {
+        var id: SettingInteger
+        var vault: SettingString
+        var rpc: [SettingString]
+        var confirmations: SettingInteger?
+        var rateLimit: SettingNumber?
+        var nativeSymbol: SettingString?
+        var nativeDecimals: SettingInteger?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case id, vault, rpc, confirmations
@@ -48,39 +79,37 @@ public enum ChainRegistryFile {
     }
 
     public static func parse(_ text: String, name: String) throws(NodeError) -> ChainRegistry {
-        let contents: Contents
         // Strict: a key the registry does not know is a typo (`confirmation = 12` would leave
         // 1 in place without a word), refused naming it, as node.toml's are.
-        do {
-            contents = try TOMLDecoder(strictDecoding: true).decode(Contents.self, from: text)
-        } catch {
-            throw NodeError(.usage("\(name) is not a chain registry: \(describe(error))"))
-        }
+        let table = try SettingsTOML.table(text, name: name)
+        let contents = try SettingsTOML.decode(Contents.self, from: table, name: name)
         var entries: [ChainEntry] = []
         for (index, entry) in (contents.chain ?? []).enumerated() {
             let place = "\(name), chain \(index + 1)"
-            guard entry.id > 0 else { throw NodeError(.usage("\(place): id must be positive")) }
+            guard entry.id.value > 0 else {
+                throw NodeError(.usage("\(place): id must be positive"))
+            }
             let vault: Address
-            do { vault = try Address(entry.vault) } catch {
+            do { vault = try Address(entry.vault.value) } catch {
                 throw NodeError(.usage("\(place): vault: \(error)"))
             }
-            guard (entry.confirmations ?? 1) >= 1 else {
+            guard (entry.confirmations?.value ?? 1) >= 1 else {
                 throw NodeError(.usage("\(place): confirmations must be at least 1"))
             }
             let nativeCoin: Denomination?
             do {
                 nativeCoin = try ChainEntry.configuredCoin(
-                    symbol: entry.nativeSymbol,
-                    decimals: entry.nativeDecimals.map(Int.init(clamping:)))
+                    symbol: entry.nativeSymbol?.value,
+                    decimals: entry.nativeDecimals.map { Int(clamping: $0.value) })
             } catch { throw NodeError(.usage("\(place): native-symbol/native-decimals: \(error)")) }
             entries.append(
                 try named(name) { () throws(NodeError) in
                     try ChainEntry(
-                        domain: Domain(chainID: UInt64(entry.id), vault: vault),
-                        endpoints: entry.rpc,
-                        confirmations: entry.confirmations.map(UInt64.init)
+                        domain: Domain(chainID: UInt64(entry.id.value), vault: vault),
+                        endpoints: entry.rpc.map(\.value),
+                        confirmations: entry.confirmations.map { UInt64($0.value) }
                             ?? ChainEntry.defaultConfirmations,
-                        rateLimit: entry.rateLimit, nativeCoin: nativeCoin)
+                        rateLimit: entry.rateLimit?.value, nativeCoin: nativeCoin)
                 })
         }
         return try named(name) { () throws(NodeError) in try ChainRegistry(entries) }
@@ -125,36 +154,5 @@ public enum ChainRegistryFile {
 
     public static func save(_ registry: ChainRegistry, to path: String) throws(NodeError) {
         try FileIO.writeAtomically(Array(render(registry).utf8), to: path, replacing: true)
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? TOMLParseError {
-            return "line \(error.source.begin.line): \(error.description)"
-        }
-        if let error = error as? UnexpectedKeysError,
-            let first = error.keys.min(by: { $0.key < $1.key })
-        {
-            // The path ends with the key: [key] at the top, [chain, #n, key] in a chain.
-            guard first.value.count == 3, let index = first.value[1].intValue else {
-                return "unknown key \(first.key) (a registry holds [[chain]] tables)"
-            }
-            let known = Entry.CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
-            return "chain \(index + 1): unknown key \(first.key) (known: \(known))"
-        }
-        if let error = error as? DecodingError {
-            switch error {
-            case .keyNotFound(let key, let context):
-                return "\(path(context.codingPath)) \(key.stringValue) is missing"
-            case .typeMismatch(_, let context), .valueNotFound(_, let context),
-                .dataCorrupted(let context):
-                return "\(path(context.codingPath)): \(context.debugDescription)"
-            @unknown default: break
-            }
-        }
-        return "\(error)"
-    }
-
-    private static func path(_ keys: [any CodingKey]) -> String {
-        keys.map { $0.intValue.map { "#\($0 + 1)" } ?? $0.stringValue }.joined(separator: ".")
     }
 }

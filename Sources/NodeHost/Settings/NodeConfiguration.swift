@@ -1,0 +1,182 @@
+import Foundation
+import NodeKit
+import Tender
+import WalletStore
+
+/// `tender node`'s settings: one TOML file (`node.toml` in the data directory, or
+/// `--config`), every key optional, each overridable by `TENDER_<SECTION>_<KEY>` in the
+/// environment (`TENDER_SYNC_INTERVAL=10`; dashes become underscores). Unknown sections and
+/// keys are errors, so a typo never silently leaves a default in place. Docs/OPERATIONS.md
+/// lists every key.
+public struct NodeConfiguration: Sendable, Equatable {
+    /// Where the API listens: `HOST:PORT` (loopback by default) or `unix:/path`.
+    public var listen = ListenAddress.tcp(host: "127.0.0.1", port: 8737)
+    /// The bearer token's file, relative to the data directory unless absolute.
+    public var tokenFile = DataDirectory.Names.apiToken
+    public var syncEnabled = true
+    /// Seconds between sync passes.
+    public var syncInterval: Double = 30
+    /// Seconds a transaction may wait for a block before it is replaced.
+    public var replaceAfter: UInt64 = 180
+    /// Bluetooth payee service: on (fail without an adapter), off, or auto (when present).
+    public var bluetooth = Switch.auto
+    /// The name the Bluetooth payee advertises.
+    public var payeeName = "Tender"
+    /// The camera the payee watches for payment codes (`/dev/video0`); none by default.
+    public var camera: String?
+    /// How much the log says.
+    public var logLevel = LogLevel.info
+    /// One line per event, or one JSON object per line.
+    public var logFormat = LogFormat.text
+    /// What the node may pay on its own (`[[limits]]`): none, so by default it pays nothing
+    /// without a person.
+    public var limits: [SpendingLimit] = []
+
+    public enum Switch: String, Sendable, CaseIterable { case auto, on, off }
+
+    /// swift-log's levels, by their names.
+    public enum LogLevel: String, Sendable, CaseIterable {
+        case trace, debug, info, notice, warning, error, critical
+    }
+
+    public enum LogFormat: String, Sendable, CaseIterable { case text, json }
+
+    public init() {}
+
+    /// Reads `path` (a missing file: the defaults), then the environment's overrides.
+    public static func load(
+        _ path: String, mustExist: Bool = false,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(NodeError) -> NodeConfiguration {
+        var text = ""
+        if FileManager.default.fileExists(atPath: path) {
+            text = String(decoding: try FileIO.read(path, limit: 1 << 20), as: UTF8.self)
+        } else if mustExist {
+            throw NodeError(.missing("no configuration file \(path)"))
+        }
+        return try parse(text, name: path, environment: environment)
+    }
+
+    /// The settings of `text` (named `name` in messages), each key overridden by its
+    /// `TENDER_<SECTION>_<KEY>` in `environment`: read the way chains.toml is
+    /// (`SettingsTOML`), then each value's range checked.
+    public static func parse(
+        _ text: String, name: String, environment: [String: String] = [:]
+    ) throws(NodeError) -> NodeConfiguration {
+        let table = try SettingsTOML.table(text, name: name)
+        for (section, key, kind) in NodeSettingsFile.overridable {
+            let variable = "TENDER_\(section)_\(key)".uppercased().replacingOccurrences(
+                of: "-", with: "_")
+            guard let value = environment[variable] else { continue }
+            try SettingsTOML.override(
+                table, section: section, key: key, kind: kind, text: value, variable: variable)
+        }
+        let file = try SettingsTOML.decode(NodeSettingsFile.self, from: table, name: name)
+        var configuration = NodeConfiguration()
+        try configuration.apply(file, name: name)
+        return configuration
+    }
+
+    private mutating func apply(_ file: NodeSettingsFile, name: String) throws(NodeError) {
+        func mistake(_ place: String, _ text: String) -> NodeError {
+            NodeError(.usage("\(name): \(place) \(text)"))
+        }
+        if let listen = file.api?.listen?.value {
+            do { self.listen = try ListenAddress(listen) } catch {
+                throw NodeError(.usage("\(name): api.\(error.description)"))
+            }
+        }
+        if let tokenFile = file.api?.tokenFile?.value {
+            guard !tokenFile.isEmpty else { throw mistake("api.token-file", "is empty") }
+            self.tokenFile = tokenFile
+        }
+        if let enabled = file.sync?.enabled?.value { syncEnabled = enabled }
+        if let interval = file.sync?.interval?.value {
+            guard interval >= 0.1, interval <= 86_400 else {
+                throw mistake("sync.interval", "must be 0.1…86400 seconds")
+            }
+            syncInterval = interval
+        }
+        if let seconds = file.sync?.replaceAfter?.value {
+            guard seconds >= 0, seconds <= 86_400, seconds == seconds.rounded() else {
+                throw mistake("sync.replace-after", "must be whole seconds, 0…86400")
+            }
+            replaceAfter = UInt64(seconds)
+        }
+        if let text = file.payee?.bluetooth?.value {
+            guard let value = Switch(rawValue: text) else {
+                throw mistake("payee.bluetooth", "must be auto, on or off, got '\(text)'")
+            }
+            bluetooth = value
+        }
+        if let payeeName = file.payee?.name?.value {
+            guard (1...29).contains(payeeName.utf8.count) else {
+                throw mistake("payee.name", "must be 1…29 bytes")
+            }
+            self.payeeName = payeeName
+        }
+        if let path = file.payee?.camera?.value {
+            // Empty: no camera (an environment override can switch the file's one off).
+            guard path.isEmpty || (path.hasPrefix("/") && !path.contains("\0")) else {
+                throw mistake(
+                    "payee.camera", "must be a device path such as /dev/video0, got '\(path)'")
+            }
+            camera = path.isEmpty ? nil : path
+        }
+        if let text = file.log?.format?.value {
+            guard let format = LogFormat(rawValue: text) else {
+                throw mistake("log.format", "must be text or json, got '\(text)'")
+            }
+            logFormat = format
+        }
+        if let text = file.log?.level?.value {
+            guard let level = LogLevel(rawValue: text) else {
+                let levels = LogLevel.allCases.map(\.rawValue).joined(separator: ", ")
+                throw mistake("log.level", "must be one of \(levels), got '\(text)'")
+            }
+            logLevel = level
+        }
+        limits = try (file.limits ?? []).enumerated().map { index, entry throws(NodeError) in
+            try SpendingLimitSettings.limit(entry, place: "\(name): limits[\(index)]")
+        }
+    }
+}
+
+/// Where the API listens.
+public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
+    case tcp(host: String, port: Int)
+    case unix(path: String)
+
+    /// `HOST:PORT` (`[::1]:8737` for IPv6) or `unix:/absolute/path`.
+    public init(_ text: String) throws(NodeError) {
+        if text.hasPrefix("unix:") {
+            let path = String(text.dropFirst(5))
+            guard path.hasPrefix("/"), path.utf8.count < 108 else {
+                throw NodeError(
+                    .usage(
+                        "listen: unix:PATH needs an absolute path under 108 bytes, got '\(text)'"))
+            }
+            self = .unix(path: path)
+            return
+        }
+        guard let colon = text.lastIndex(of: ":"),
+            let port = Int(text[text.index(after: colon)...]), (1...65_535).contains(port)
+        else {
+            throw NodeError(
+                .usage("listen: expected HOST:PORT (port 1…65535) or unix:/PATH, got '\(text)'"))
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "/" }) else {
+            throw NodeError(.usage("listen: no host in '\(text)'"))
+        }
+        self = .tcp(host: host, port: port)
+    }
+
+    public var description: String {
+        switch self {
+        case .tcp(let host, let port): host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        case .unix(let path): "unix:\(path)"
+        }
+    }
+}
