@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NodeKit
+import Tender
 
 /// An API error as JSON: `{"error": code, "reason": what was wrong}` with its HTTP status.
 /// Codes are stable for scripts; reasons are for people.
@@ -19,14 +20,24 @@ public struct APIFailure: HTTPResponseError {
         APIFailure(.unauthorized, code: "unauthorized", reason: reason)
     }
 
+    /// A resolving step in the API's terms.
+    @Sendable static func step(_ step: ResolvingStep) -> String {
+        switch step {
+        case .settle: "POST /api/sync"
+        case .listPayments: "GET /api/payments"
+        case .initialise: "`tender init` on the node's host"
+        }
+    }
+
     static func badRequest(_ reason: String) -> APIFailure {
         APIFailure(.badRequest, code: "bad-request", reason: reason)
     }
 
     /// A wallet failure as the API reports it: the caller's mistake (400), a refusal by the
     /// rules (422), a payment its spending limits forbid (403), nothing by that name (404), a
-    /// clash or a busy wallet (409), or the node's own trouble (500).
-    init(_ error: NodeError) {
+    /// clash or a busy wallet (409), or the node's own trouble (500). Its amounts read as
+    /// `units` reads them (base units without); what resolves it is named in the API's terms.
+    init(_ error: NodeError, units: Denominations = Denominations()) {
         let status: HTTPResponse.Status =
             switch error.kind {
             case .usage: .badRequest
@@ -36,7 +47,9 @@ public struct APIFailure: HTTPResponseError {
             case .exists, .busy: .conflict
             default: .internalServerError
             }
-        self.init(status, code: error.code, reason: error.description)
+        self.init(
+            status, code: error.code,
+            reason: error.description(in: DenominatedWording(units, steps: Self.step)))
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {

@@ -105,18 +105,17 @@ enum AutomaticPaymentRoutes {
         var generator = SystemRandomNumberGenerator()
         let requestID = terms.request?.id ?? .random(using: &generator)
         // Only the preparing waits its turn; the answer is read after.
-        let prepared = try await answering { () async throws(NodeError) in
-            do throws(NodeError) {
-                return try await payer.desk.prepare { () throws(NodeError) in
-                    try wallet.preparePayment(
-                        to: terms.payee, amount: terms.amount, asset: terms.asset,
-                        memo: terms.memo, requestID: requestID, request: terms.request,
-                        key: payer.key, within: payer.limits, now: now)
-                }
-            } catch {
-                // The reason is for people: its amounts as they read them.
-                throw error.denominated(node.denominations(wallet), asset: terms.asset)
+        let prepared: Wallet.PreparedPayment
+        do {
+            prepared = try await payer.desk.prepare { () throws(NodeError) in
+                try wallet.preparePayment(
+                    to: terms.payee, amount: terms.amount, asset: terms.asset,
+                    memo: terms.memo, requestID: requestID, request: terms.request,
+                    key: payer.key, within: payer.limits, now: now)
             }
+        } catch {
+            // The reason is for people: its amounts as they read them.
+            throw APIFailure(error, units: node.denominations(wallet))
         }
         return try answering { () throws(NodeError) in try view(wallet, prepared.requestID, node) }
     }

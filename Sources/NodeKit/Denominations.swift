@@ -67,3 +67,28 @@ public enum NativeCoins {
         symbols[chainID].flatMap { try? Denomination(symbol: $0, decimals: 18) }
     }
 }
+
+/// A front end's wording of errors: amounts as `denominations` read them (`need 9.00 DEV`; a
+/// token's with its address, shortened: `2.50 USDC (0xA0b8…eB48)`: any contract may call
+/// itself USDC; an asset of unknown decimals: `900 base units`), each resolving step in the
+/// front end's terms.
+public struct DenominatedWording: ErrorWording {
+    public let denominations: Denominations
+    public let steps: @Sendable (ResolvingStep) -> String
+
+    public init(
+        _ denominations: Denominations,
+        steps: @escaping @Sendable (ResolvingStep) -> String = { PlainWording().step($0) }
+    ) {
+        self.denominations = denominations
+        self.steps = steps
+    }
+
+    public func amount(_ amount: Amount, of asset: Address) -> String {
+        let denomination = denominations[asset]
+        return asset != .zero && denomination.isKnown
+            ? denominations.format(amount, of: asset) : denomination.format(amount)
+    }
+
+    public func step(_ step: ResolvingStep) -> String { steps(step) }
+}

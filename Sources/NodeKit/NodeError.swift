@@ -32,21 +32,13 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
     public let kind: Kind
     /// What else the person should know (what happened to the payment, what to do).
     public private(set) var note: String?
-    /// How the amounts of a payment that cannot be made read (`need 9.00 DEV`); base units
-    /// while nil. Set by the front end that knows the payment's asset (`denominated`).
-    public private(set) var units: (denominations: Denominations, asset: Address)?
+    /// The step that resolves it, named by each front end in its own terms.
+    public let resolvedBy: ResolvingStep?
 
-    public init(_ kind: Kind, note: String? = nil) {
+    public init(_ kind: Kind, note: String? = nil, resolvedBy: ResolvingStep? = nil) {
         self.kind = kind
         self.note = note
-    }
-
-    /// The same failure, a refused payment's amounts written as `denominations` reads
-    /// `asset`, the asset being paid (which the wallet refusing it does not know).
-    public func denominated(_ denominations: Denominations, asset: Address) -> NodeError {
-        var denominated = self
-        denominated.units = (denominations, asset)
-        return denominated
+        self.resolvedBy = resolvedBy
     }
 
     /// The same failure (its amounts read as before), with `note` instead of any earlier one.
@@ -56,25 +48,21 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
         return noted
     }
 
-    /// An amount of the refused payment: `9.00 DEV`; a token's with its address, shortened
-    /// (`2.50 USDC (0xA0b8…eB48)`: any contract may call itself USDC); `900 base units`.
-    private func written(_ amount: Amount) -> String {
-        guard let units else { return String(amount) }
-        let denomination = units.denominations[units.asset]
-        return units.asset != .zero && denomination.isKnown
-            ? units.denominations.format(amount, of: units.asset) : denomination.format(amount)
-    }
+    public var description: String { description(in: PlainWording()) }
 
-    public var description: String {
-        let text =
+    /// The sentence in a front end's `wording` (amounts in their units, the resolving step in
+    /// its terms).
+    public func description(in wording: some ErrorWording) -> String {
+        var text =
             switch kind {
             case .rejected(let error):
-                "rejected: \(error.description(amounts: written))"
+                "rejected: \(error.description(in: wording))"
             case .usage(let what), .missing(let what), .exists(let what), .busy(let what),
                 .passphrase(let what), .permission(let what), .key(let what), .io(let what),
                 .overLimit(let what), .unavailable(let what):
                 what
             }
+        if let resolvedBy { text += " (\(wording.step(resolvedBy)))" }
         return note.map { "\(text); \($0)" } ?? text
     }
 

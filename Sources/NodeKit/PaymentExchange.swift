@@ -9,14 +9,10 @@ import Tender
 public struct PaymentExchange: Sendable {
     public let wallet: Wallet
     public let clock: any WallClock
-    /// How the payer reads amounts: a payment the wallet cannot cover says `need 9.00 DEV`.
-    /// Base units without.
-    public let units: Denominations?
 
-    public init(wallet: Wallet, clock: any WallClock, units: Denominations? = nil) {
+    public init(wallet: Wallet, clock: any WallClock) {
         self.wallet = wallet
         self.clock = clock
-        self.units = units
     }
 
     /// What the payer asks for.
@@ -64,14 +60,9 @@ public struct PaymentExchange: Sendable {
         _ order: Order, key: PrivateKey, via transport: some PaymentTransport,
         receiptTimeout: Duration, events: @escaping @Sendable (Event) -> Void = { _ in }
     ) async throws(NodeError) -> Outcome {
-        let prepared: Wallet.PreparedPayment
-        do {
-            prepared = try wallet.preparePayment(
-                to: order.payee, amount: order.amount, asset: order.asset, memo: order.memo,
-                requestID: order.requestID, request: order.request, key: key, now: clock.now())
-        } catch {
-            throw units.map { error.denominated($0, asset: order.asset) } ?? error
-        }
+        let prepared = try wallet.preparePayment(
+            to: order.payee, amount: order.amount, asset: order.asset, memo: order.memo,
+            requestID: order.requestID, request: order.request, key: key, now: clock.now())
         let id = prepared.requestID
         events(.prepared(prepared))
         do { try await transport.prepare(prepared.envelope) } catch {

@@ -37,7 +37,7 @@ extension NodeError {
             self.init(.missing("this wallet made no payment with request id \(id.hex)"))
         case .paymentExists(let id):
             self.init(.exists("this wallet already paid request \(id.hex)"))
-        case .notInitialised: self.init(.missing(error.description))
+        case .notInitialised: self.init(.missing(error.description), resolvedBy: .initialise)
         case .overLimit(let why): self.init(.overLimit(why))
         case .identityMismatch, .corrupt: self.init(.io(error.description))
         }

@@ -81,7 +81,7 @@ extension Wallet {
                 requestID: requestID, payee: payee, amount: amount, asset: asset, memo: memo,
                 from: candidates, key: key, now: now)
         } catch {
-            if case .insufficientFunds(let requested, _, _, _, _, _) = error.kind {
+            if case .insufficientFunds(_, let requested, _, _, _, _, _) = error.kind {
                 guard let why = try cannotPay(requested, asset: asset, now: now) else {
                     return .coinsChanged
                 }
@@ -147,14 +147,14 @@ extension Wallet {
         if balance.reserved > 0, overflow || total >= requested {
             return NodeError(
                 .busy(
-                    "coins that could pay it are reserved by a payment not yet handed over (another command making one now, or one left prepared: `tender payments list`); try again"
-                ))
+                    "coins that could pay it are reserved by a payment not yet handed over (another command making one now, or one left prepared); try again"
+                ), resolvedBy: .listPayments)
         }
         // Spendable in the balance, yet no payment may take it: coins passed on too often.
         let tooDeep = balance.spendable > usable ? balance.spendable - usable : 0
         return .rejected(
             .insufficientFunds(
-                requested: requested, available: usable,
+                asset: asset, requested: requested, available: usable,
                 pending: balance.pending + balance.inDoubt, expiring: balance.expiring,
                 expired: balance.expired, tooDeep: tooDeep))
     }

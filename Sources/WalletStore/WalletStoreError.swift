@@ -37,7 +37,7 @@ public struct WalletStoreError: Error, Equatable, Sendable, CustomStringConverti
         case .paymentNotFound(let id): "no payment with request id \(id.short)"
         case .paymentExists(let id): "a payment with request id \(id.short) already exists"
         case .identityMismatch(let why): "wallet database mismatch: \(why)"
-        case .notInitialised: "the wallet database has no identity yet (run `tender init`)"
+        case .notInitialised: "the wallet database has no identity yet"
         case .corrupt(let what): "wallet database is corrupt: \(what)"
         case .rejected(let error): error.description
         case .overLimit(let why): why

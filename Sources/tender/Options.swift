@@ -67,7 +67,9 @@ enum Failure {
 
     static func describe(_ error: any Error) -> (String, Int32) {
         switch error {
-        case let error as NodeError: (error.description, status(of: error))
+        case let worded as Worded:
+            (worded.error.description(in: wording(worded.units)), status(of: worded.error))
+        case let error as NodeError: (error.description(in: wording()), status(of: error))
         case let error as CameraError: describe(NodeError(error))
         case let error as ProtocolError: ("rejected: \(error)", rejected)
         case let error as QRError: (error.description, rejected)
@@ -96,6 +98,33 @@ enum Failure {
         case .io: io
         case .unavailable: unavailable
         }
+    }
+}
+
+extension Failure {
+    /// How the CLI words errors: amounts as `units` reads them, each resolving step as the
+    /// command that takes it.
+    static func wording(_ units: Denominations = Denominations()) -> DenominatedWording {
+        DenominatedWording(units) { step in
+            switch step {
+            case .settle: "`tender sync`"
+            case .listPayments: "`tender payments list`"
+            case .initialise: "run `tender init`"
+            }
+        }
+    }
+
+    /// A failure of a command that knows the units of the asset it dealt in.
+    struct Worded: Error {
+        let error: NodeError
+        let units: Denominations
+    }
+}
+
+/// Runs `body`; a `NodeError` it throws reads in `units` (`need 9.00 DEV`).
+func worded<T>(_ units: Denominations, _ body: () async throws -> T) async throws -> T {
+    do { return try await body() } catch let error as NodeError {
+        throw Failure.Worded(error: error, units: units)
     }
 }
 

@@ -168,17 +168,21 @@ struct PayCommand: AsyncParsableCommand {
                 payee: terms.payee, amount: terms.amount, asset: terms.asset, memo: terms.memo,
                 requestID: terms.id ?? .random(using: &generator), request: terms.request)
             let key = try global.keys.walletKey()
-            let exchange = PaymentExchange(wallet: wallet, clock: global.clock, units: units)
-            let outcome = try await exchange.pay(
-                order, key: key, via: transport(), receiptTimeout: .seconds(timeout),
-                events: { event in
-                    switch event {
-                    case .prepared: CrashPoint.payPrepared.hit()
-                    case .handedOver: CrashPoint.payHandedOver.hit()
-                    case .skipped(let why): note("that code is not this payment's receipt: \(why)")
-                    case .sent, .receipt: break
-                    }
-                })
+            let exchange = PaymentExchange(wallet: wallet, clock: global.clock)
+            let transport = try transport()
+            let outcome = try await worded(units) {
+                try await exchange.pay(
+                    order, key: key, via: transport, receiptTimeout: .seconds(timeout),
+                    events: { event in
+                        switch event {
+                        case .prepared: CrashPoint.payPrepared.hit()
+                        case .handedOver: CrashPoint.payHandedOver.hit()
+                        case .skipped(let why):
+                            note("that code is not this payment's receipt: \(why)")
+                        case .sent, .receipt: break
+                        }
+                    })
+            }
             let record = outcome.record
             if output.json {
                 var result: [String: Any] = [
@@ -221,10 +225,13 @@ struct PayCommand: AsyncParsableCommand {
                 request: scanned?.request, channel: channel)
             let quiet = output.json
             let result: NearbyPayment.Result
+            let key = try global.keys.walletKey()
             do {
-                result = try await payment.run(key: try global.keys.walletKey()) { progress in
-                    guard let line = progress.line(units: units), !quiet else { return }
-                    say(line)
+                result = try await worded(units) {
+                    try await payment.run(key: key) { progress in
+                        guard let line = progress.line(units: units), !quiet else { return }
+                        say(line)
+                    }
                 }
             } catch let mismatch as AmountMismatch {
                 throw NodeError(

@@ -260,7 +260,7 @@ final class Deliveries: Sendable {
             #expect(error.description.contains("need 1, spendable 0"))
             #expect(
                 error.description.contains(
-                    "\(left) in coins passed on as many times as a coin may be offline: `tender sync` settles them"
+                    "\(left) in coins passed on as many times as a coin may be offline: a sync settles them"
                 ))
         }
     }

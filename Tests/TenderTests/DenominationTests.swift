@@ -99,9 +99,11 @@ import Testing
     @Test func anInsufficientFundsRefusalReadsInTheUnitsGiven() {
         let refusal = ProtocolError(
             .insufficientFunds(
-                requested: 9_000_000, available: 2_500_000, pending: 1_000_000, expired: 5))
+                asset: .zero, requested: 9_000_000, available: 2_500_000, pending: 1_000_000,
+                expired: 5))
+        let wording = InUnits(denomination: usdc)
         #expect(
-            refusal.description(amounts: usdc.format)
+            refusal.description(in: wording)
                 == "insufficient funds: need 9.00 USDC, spendable 2.50 USDC (also held: 1.00 USDC paid out and awaiting receipts; 0.000005 USDC expired)"
         )
         #expect(
@@ -111,6 +113,13 @@ import Testing
         // Amounts of another asset than the one paid keep base units.
         let exposure = ProtocolError(
             .exposureExceeded(issuer: .zero, asset: .zero, requested: 7, remaining: 3))
-        #expect(exposure.description(amounts: usdc.format) == exposure.description)
+        #expect(exposure.description(in: wording) == exposure.description)
     }
+}
+
+/// A front end's wording that reads every amount in one denomination.
+private struct InUnits: ErrorWording {
+    let denomination: Denomination
+    func amount(_ amount: Amount, of asset: Address) -> String { denomination.format(amount) }
+    func step(_ step: ResolvingStep) -> String { PlainWording().step(step) }
 }

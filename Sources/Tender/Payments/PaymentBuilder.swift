@@ -60,7 +60,7 @@ public struct PaymentBuilder: Sendable {
         }
         guard amount > 0 else { throw ProtocolError(.malformed("amount must be positive")) }
         let candidates = eligible(coins, owner: payer, asset: asset, now: now)
-        let selected = try select(amount: amount, from: candidates)
+        let selected = try select(amount: amount, of: asset, from: candidates)
 
         var remaining = amount
         var transfers: [SignedTransfer] = []
@@ -108,7 +108,7 @@ public struct PaymentBuilder: Sendable {
     /// The smallest single coin that covers the amount (least change, fewest inputs); failing
     /// that, the largest coins first until they cover it.
     func select(
-        amount: Amount, from candidates: [SpendableCoin]
+        amount: Amount, of asset: Address, from candidates: [SpendableCoin]
     ) throws(ProtocolError) -> [SpendableCoin] {
         let byAmount = candidates.sorted {
             ($0.coin.amount, $0.coin.id) < ($1.coin.amount, $1.coin.id)
@@ -126,7 +126,8 @@ public struct PaymentBuilder: Sendable {
             if total >= amount { return chosen }
         }
         let available = checkedSum(candidates.map(\.coin.amount)) ?? .max
-        throw ProtocolError(.insufficientFunds(requested: amount, available: available))
+        throw ProtocolError(
+            .insufficientFunds(asset: asset, requested: amount, available: available))
     }
 
     /// Inputs of one transfer share issuer (and asset), and their count is capped.

@@ -45,10 +45,11 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case unknownRequest(Bytes32)
         case requestExpired(requestID: Bytes32, expiry: UInt64, now: UInt64)
         case invalidTransition(state: String, event: String)
-        /// Not enough spendable coins; what else the wallet holds, and why it cannot pay with it.
+        /// Not enough spendable coins of `asset`; what else the wallet holds of it, and why it
+        /// cannot pay with it.
         case insufficientFunds(
-            requested: Amount, available: Amount, pending: Amount = 0, expiring: Amount = 0,
-            expired: Amount = 0, tooDeep: Amount = 0)
+            asset: Address, requested: Amount, available: Amount, pending: Amount = 0,
+            expiring: Amount = 0, expired: Amount = 0, tooDeep: Amount = 0)
         case invalidEvidence(String)
     }
 
@@ -93,13 +94,12 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
-    public var description: String { description(amounts: { String($0) }) }
+    public var description: String { description(in: PlainWording()) }
 
-    /// The sentence, with the amounts of a payment that cannot be made (needed, spendable,
-    /// held) written by `amounts`: `need 9.00 DEV` where the caller knows the payment's asset,
-    /// base units in `description`. Other amounts stay base units: their asset is not the
-    /// caller's to know.
-    public func description(amounts: (Amount) -> String) -> String {
+    /// The sentence in a front end's `wording`: the amounts of a payment that cannot be made
+    /// (needed, spendable, held) in its asset's units (`need 9.00 DEV`), what resolves it in
+    /// the front end's terms. Other amounts stay base units.
+    public func description(in wording: some ErrorWording) -> String {
         switch kind {
         case .malformed(let what): "malformed input: \(what)"
         case .wrongDomain(let expected, let actual):
@@ -154,11 +154,12 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
             "request \(id.short) expired at \(UTCTime.format(expiry)) (now \(UTCTime.format(now)))"
         case .invalidTransition(let state, let event): "cannot \(event) a payment that is \(state)"
         case .insufficientFunds(
-            let requested, let available, let pending, let expiring, let expired, let tooDeep):
-            "insufficient funds: need \(amounts(requested)), spendable \(amounts(available))"
+            let asset, let requested, let available, let pending, let expiring, let expired,
+            let tooDeep):
+            "insufficient funds: need \(wording.amount(requested, of: asset)), spendable \(wording.amount(available, of: asset))"
                 + insufficientFundsDetail(
                     pending: pending, expiring: expiring, expired: expired, tooDeep: tooDeep,
-                    amounts: amounts)
+                    asset: asset, wording: wording)
         case .invalidEvidence(let why): "invalid double-spend evidence: \(why)"
         }
     }
@@ -166,13 +167,14 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
 
 /// Why held coins are not spendable, for the "insufficient funds" message.
 private func insufficientFundsDetail(
-    pending: Amount, expiring: Amount, expired: Amount, tooDeep: Amount,
-    amounts: (Amount) -> String
+    pending: Amount, expiring: Amount, expired: Amount, tooDeep: Amount, asset: Address,
+    wording: some ErrorWording
 ) -> String {
+    let amounts = { (amount: Amount) in wording.amount(amount, of: asset) }
     var reasons: [String] = []
     if tooDeep > 0 {
         reasons.append(
-            "\(amounts(tooDeep)) in coins passed on as many times as a coin may be offline: `tender sync` settles them, then they can be paid"
+            "\(amounts(tooDeep)) in coins passed on as many times as a coin may be offline: \(wording.step(.settle)) settles them, then they can be paid"
         )
     }
     if pending > 0 { reasons.append("\(amounts(pending)) paid out and awaiting receipts") }

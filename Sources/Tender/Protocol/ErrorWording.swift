@@ -1,0 +1,32 @@
+/// How a front end writes what an error carries: amounts in its asset's units, and the step
+/// that resolves a situation in its own terms (a CLI command, an API route). Errors carry the
+/// facts; each front end has one wording; `PlainWording` is what an error says alone.
+public protocol ErrorWording {
+    func amount(_ amount: Amount, of asset: Address) -> String
+    func step(_ step: ResolvingStep) -> String
+}
+
+/// A step that resolves a situation an error describes.
+public enum ResolvingStep: Sendable, Equatable {
+    /// Settle the node's coins on chain.
+    case settle
+    /// List the node's payments (to find one left prepared).
+    case listPayments
+    /// Make the wallet.
+    case initialise
+}
+
+/// Base units, and the steps named for what they do.
+public struct PlainWording: ErrorWording {
+    public init() {}
+
+    public func amount(_ amount: Amount, of asset: Address) -> String { String(amount) }
+
+    public func step(_ step: ResolvingStep) -> String {
+        switch step {
+        case .settle: "a sync"
+        case .listPayments: "the payments list"
+        case .initialise: "initialising the wallet"
+        }
+    }
+}
