@@ -23,7 +23,7 @@ let package = Package(
     name: "Tender",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "tender", targets: ["tender"]),
+        .executable(name: "tender", targets: ["TenderCLI"]),
         .library(name: "Tender", targets: ["Tender"]),
     ],
     dependencies: [
@@ -40,79 +40,67 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
-        // C system libraries (apt packages named as providers; pkg-config finds their flags).
+        // ── System libraries: the C libraries Tender links (apt packages as providers, pkg-config flags).
         .systemLibrary(
-            name: "CSecp256k1", pkgConfig: "libsecp256k1",
+            name: "CSecp256k1", path: "Sources/System/CSecp256k1", pkgConfig: "libsecp256k1",
             providers: [.apt(["libsecp256k1-dev"])]),
         .systemLibrary(
-            name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
-        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
-        .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+            name: "CQREncode", path: "Sources/System/CQREncode", pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(
+            name: "CZBar", path: "Sources/System/CZBar", pkgConfig: "zbar",
+            providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Sources/System/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CDBus", path: "Sources/System/CDBus", pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(
+            name: "CBlueZ", path: "Sources/System/CBlueZ", pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]),
         // V4L2 ioctls zbar does not expose (frame rate); kernel headers only.
-        .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
+        .systemLibrary(
+            name: "CV4L2", path: "Sources/System/CV4L2", providers: [.apt(["linux-libc-dev"])]),
 
-        // System calls: owned descriptors, EINTR retried with the failing call named, durable
-        // atomic writes, secure wipes. The one place Tender talks to the kernel's file API.
-        .target(name: "Posix", swiftSettings: strict),
-        // D-Bus on libdbus: one thread owns the connection; calls, signals and exported
-        // objects as Swift concurrency.
-        .target(name: "DBus", dependencies: ["CDBus", "Posix"], swiftSettings: strict),
-        // BlueZ over D-Bus, typed: session, adapters, discovery, devices, GATT (central and
-        // peripheral), advertisements; errors a person can act on.
-        .target(name: "BlueZ", dependencies: ["DBus"], swiftSettings: strict),
-        // The payment conversation inside a Noise session (XX or IK), over any message link:
-        // hello with the request, offer with the payment, answer with the receipt. Pure.
-        .target(name: "PaymentSession", dependencies: ["Noise", "Codecs"], swiftSettings: strict),
-        // Payments nearby over Bluetooth LE: Tender's GATT profile, links over GATT, the payee
-        // service and the payer's client.
-        .target(
-            name: "Bluetooth",
-            dependencies: [
-                "BlueZ", "CBlueZ", "Codecs", "DBus", "Link", "NodeKit", "Noise", "PaymentSession",
-                "Posix", "Tender",
-            ],
-            swiftSettings: strict),
-        // Settlement, all of it but the chain's wire: redeem batches (the vault's calldata),
-        // batch planning by gas, each coin's fate read from the vault's events (pure), the
-        // engine that drives a wallet's redeems and fraud proofs against a `SettlementChain`,
-        // and the chain registry.
-        .target(
-            name: "Settlement", dependencies: ["Tender", "Codecs", "NodeKit", "WalletStore"],
-            swiftSettings: strict),
-        // Thin owner of the libsecp256k1 context.
-        .target(name: "Secp256k1", dependencies: ["CSecp256k1", "Posix"], swiftSettings: strict),
+        // ── Core: pure logic (the protocol, encodings, link framing, payment sessions); no I/O, no clock.
         // Pure encodings: hex, keccak-256, deterministic CBOR, EIP-712 typed-data hashing.
-        .target(name: "Codecs", swiftSettings: strict),
+        .target(name: "Codecs", path: "Sources/Core/Codecs", swiftSettings: strict),
         // The protocol core: notes, transfers, proofs, verification, payments, state machines. No I/O.
-        .target(name: "Tender", dependencies: ["Codecs", "Secp256k1"], swiftSettings: strict),
+        .target(
+            name: "Tender", dependencies: ["Codecs", "Secp256k1"], path: "Sources/Core/Tender",
+            swiftSettings: strict),
         // Payment codes: the tender: request URI and recognition of other payment strings. Pure.
-        .target(name: "PaymentCodes", dependencies: ["Tender", "Codecs"], swiftSettings: strict),
+        .target(
+            name: "PaymentCodes", dependencies: ["Tender", "Codecs"],
+            path: "Sources/Core/PaymentCodes", swiftSettings: strict),
         // Animated codes: fountain coding, BC-UR (bytewords) and Tender's binary frames. Pure.
         .target(
             name: "Fountain",
             dependencies: ["Codecs", .product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: strict),
+            path: "Sources/Core/Fountain", swiftSettings: strict),
+        // Bluetooth LE link framing: fragments, bounded reassembly, windowed delivery over
+        // datagrams (ATT), message framing over L2CAP packet channels. Pure: no I/O, no clock.
+        .target(name: "Link", path: "Sources/Core/Link", swiftSettings: strict),
         // Encrypted sessions: the Noise Protocol Framework (XX and IK over 25519, ChaChaPoly,
         // SHA256) and SecureChannel's records for messages of any size. Pure, no I/O.
         .target(
             name: "Noise", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: strict),
-        // Bluetooth LE link framing: fragments, bounded reassembly, windowed delivery over
-        // datagrams (ATT), message framing over L2CAP packet channels. Pure: no I/O, no clock.
-        .target(name: "Link", swiftSettings: strict),
-        // QR adapter: libqrencode out, libzbar in, renderers (terminal, PNG, SVG, PDF, ESC/POS).
+            path: "Sources/Core/Noise", swiftSettings: strict),
+        // The payment conversation inside a Noise session (XX or IK), over any message link:
+        // hello with the request, offer with the payment, answer with the receipt. Pure.
         .target(
-            name: "QR", dependencies: ["CQREncode", "CZBar", "CZlib"],
-            swiftSettings: strict),
-        // One scanning pipeline for camera, images and raw streams; animated code output.
-        .target(name: "Scanning", dependencies: ["QR", "Fountain"], swiftSettings: strict),
-        // Frame sources: V4L2 cameras (through zbar's video API) and raw grey frame streams.
+            name: "PaymentSession", dependencies: ["Noise", "Codecs"],
+            path: "Sources/Core/PaymentSession", swiftSettings: strict),
+
+        // ── Adapters: one owner per C library or system API (kernel, libsecp256k1, keys, SQLite, codes, cameras, printers, D-Bus, BlueZ, the EVM chain).
+        // System calls: owned descriptors, EINTR retried with the failing call named, durable
+        // atomic writes, secure wipes. The one place Tender talks to the kernel's file API.
+        .target(name: "Posix", path: "Sources/Adapters/Posix", swiftSettings: strict),
+        // Thin owner of the libsecp256k1 context.
         .target(
-            name: "Camera", dependencies: ["CZBar", "CV4L2", "QR", "Posix"], swiftSettings: strict),
-        // Printable output: PDF sheets and ESC/POS for thermal receipt printers (native QR or raster).
-        .target(name: "Printing", dependencies: ["QR", "Posix"], swiftSettings: strict),
+            name: "Secp256k1", dependencies: ["CSecp256k1", "Posix"],
+            path: "Sources/Adapters/Secp256k1", swiftSettings: strict),
         // Keys at rest: scrypt + ChaCha20-Poly1305 key files, BIP39/BIP32 backup.
         .target(
             name: "Keystore",
@@ -120,40 +108,37 @@ let package = Package(
                 "Secp256k1", "Codecs", "Posix",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ], swiftSettings: strict),
+            ], path: "Sources/Adapters/Keystore", swiftSettings: strict),
         // SQLite (through GRDB): coins, notes, transfers, payments, receipts, seen-set, evidence, outbox.
         .target(
             name: "WalletStore",
             dependencies: ["Tender", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/Adapters/WalletStore", swiftSettings: strict),
+        // QR adapter: libqrencode out, libzbar in, renderers (terminal, PNG, SVG, PDF, ESC/POS).
+        .target(
+            name: "QR", dependencies: ["CQREncode", "CZBar", "CZlib"],
+            path: "Sources/Adapters/QR", swiftSettings: strict),
+        // One scanning pipeline for camera, images and raw streams; animated code output.
+        .target(
+            name: "Scanning", dependencies: ["QR", "Fountain"], path: "Sources/Adapters/Scanning",
             swiftSettings: strict),
-        // The node: the wallet service (every operation, typed NodeError, the store internal)
-        // and the payment exchange every transport plugs into.
+        // Frame sources: V4L2 cameras (through zbar's video API) and raw grey frame streams.
         .target(
-            name: "NodeKit",
-            dependencies: [
-                "Tender", "Codecs", "Secp256k1", "WalletStore", "Posix",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
+            name: "Camera", dependencies: ["CZBar", "CV4L2", "QR", "Posix"],
+            path: "Sources/Adapters/Camera", swiftSettings: strict),
+        // Printable output: PDF sheets and ESC/POS for thermal receipt printers (native QR or raster).
+        .target(
+            name: "Printing", dependencies: ["QR", "Posix"], path: "Sources/Adapters/Printing",
             swiftSettings: strict),
-        // What a node runs on: data folder, key files, passphrases, clock, files it hands out.
+        // D-Bus on libdbus: one thread owns the connection; calls, signals and exported
+        // objects as Swift concurrency.
         .target(
-            name: "NodeHost",
-            dependencies: [
-                "NodeKit", "Settlement", "Tender", "Codecs", "Secp256k1", "Keystore", "Posix",
-                "WalletStore", .product(name: "TOMLKit", package: "TOMLKit"),
-            ],
+            name: "DBus", dependencies: ["CDBus", "Posix"], path: "Sources/Adapters/DBus",
             swiftSettings: strict),
-        // Development tools: the local issuer, the dev chain's embedded defaults, crash points
-        // (compiled into debug builds only, for the crash tests).
+        // BlueZ over D-Bus, typed: session, adapters, discovery, devices, GATT (central and
+        // peripheral), advertisements; errors a person can act on.
         .target(
-            name: "DevTools", dependencies: ["NodeKit", "Tender", "Secp256k1"],
-            swiftSettings: strict + [.define("TENDER_CRASH_POINTS", .when(configuration: .debug))]
-        ),
-        // The settlement engine's chain over the EVM client (`EVMSettlementChain`): redeem
-        // transactions and fraud proofs signed, sent again, followed to their receipts.
-        .target(
-            name: "EVMSettlement",
-            dependencies: ["Codecs", "EVM", "NodeKit", "Secp256k1", "Settlement", "Tender"],
+            name: "BlueZ", dependencies: ["DBus"], path: "Sources/Adapters/BlueZ",
             swiftSettings: strict),
         // The EVM client: RLP, EIP-1559 transactions, JSON-RPC over HTTP, fees, nonces, receipts
         // and reorgs, the vault's ABI (Docs/EVM.md).
@@ -164,7 +149,54 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
-            swiftSettings: strict),
+            path: "Sources/Adapters/EVM", swiftSettings: strict),
+
+        // ── The node: wallet and exchange, settlement, the payment transports, its host, API and log.
+        // The node: the wallet service (every operation, typed NodeError, the store internal)
+        // and the payment exchange every transport plugs into.
+        .target(
+            name: "NodeKit",
+            dependencies: [
+                "Tender", "Codecs", "Secp256k1", "WalletStore", "Posix",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/Node/NodeKit", swiftSettings: strict),
+        // Settlement, all of it but the chain's wire: redeem batches (the vault's calldata),
+        // batch planning by gas, each coin's fate read from the vault's events (pure), the
+        // engine that drives a wallet's redeems and fraud proofs against a `SettlementChain`,
+        // and the chain registry.
+        .target(
+            name: "Settlement", dependencies: ["Tender", "Codecs", "NodeKit", "WalletStore"],
+            path: "Sources/Node/Settlement", swiftSettings: strict),
+        // The settlement engine's chain over the EVM client (`EVMSettlementChain`): redeem
+        // transactions and fraud proofs signed, sent again, followed to their receipts.
+        .target(
+            name: "EVMSettlement",
+            dependencies: ["Codecs", "EVM", "NodeKit", "Secp256k1", "Settlement", "Tender"],
+            path: "Sources/Node/EVMSettlement", swiftSettings: strict),
+        // Payments nearby over Bluetooth LE: Tender's GATT profile, links over GATT, the payee
+        // service and the payer's client.
+        .target(
+            name: "Bluetooth",
+            dependencies: [
+                "BlueZ", "CBlueZ", "Codecs", "DBus", "Link", "NodeKit", "Noise", "PaymentSession",
+                "Posix", "Tender",
+            ],
+            path: "Sources/Node/Bluetooth", swiftSettings: strict),
+        // Payments over QR codes: the payment as an animated code, the receipt read by a camera;
+        // a payee's camera watching for payments.
+        .target(
+            name: "QRTransport",
+            dependencies: ["NodeKit", "QR", "Scanning", "Camera", "Tender", "PaymentCodes"],
+            path: "Sources/Node/QRTransport", swiftSettings: strict),
+        // What a node runs on: data folder, key files, passphrases, clock, files it hands out.
+        .target(
+            name: "NodeHost",
+            dependencies: [
+                "NodeKit", "Settlement", "Tender", "Codecs", "Secp256k1", "Keystore", "Posix",
+                "WalletStore", .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
+            path: "Sources/Node/NodeHost", swiftSettings: strict),
         // The node's local HTTP API (Hummingbird): token authentication, status, balances,
         // requests, payments, evidence, sync, and payments as Server-Sent Events
         // (Docs/OPERATIONS.md).
@@ -176,18 +208,21 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            swiftSettings: strict),
+            path: "Sources/Node/NodeAPI", swiftSettings: strict),
         // The node's log lines: text or JSON, secrets taken out before anything is written.
         .target(
             name: "NodeLogging",
             dependencies: ["Keystore", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict),
-        // Payments over QR codes: the payment as an animated code, the receipt read by a camera;
-        // a payee's camera watching for payments.
+            path: "Sources/Node/NodeLogging", swiftSettings: strict),
+        // Development tools: the local issuer, the dev chain's embedded defaults, crash points
+        // (compiled into debug builds only, for the crash tests).
         .target(
-            name: "QRTransport",
-            dependencies: ["NodeKit", "QR", "Scanning", "Camera", "Tender", "PaymentCodes"],
-            swiftSettings: strict),
+            name: "DevTools", dependencies: ["NodeKit", "Tender", "Secp256k1"],
+            path: "Sources/Node/DevTools",
+            swiftSettings: strict + [.define("TENDER_CRASH_POINTS", .when(configuration: .debug))]
+        ),
+
+        // ── The runtime: the long-running node and every orchestration a front end starts.
         // The node's runtime: the long-running node (API, payment feed, payee services, sync
         // loop) and every orchestration a front end starts (paying and taking payments nearby,
         // settling), over ports the tests replace with in-memory ones.
@@ -203,17 +238,22 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict),
+            path: "Sources/Runtime/NodeRuntime", swiftSettings: strict),
+
+        // ── The command line (`tender`): parses, renders, maps errors to exit statuses; holds no loop.
         // The command line: parses, renders, maps errors to exit statuses; holds no loop.
         .executableTarget(
-            name: "tender",
+            name: "TenderCLI",
             dependencies: [
                 "NodeRuntime", "NodeKit", "NodeHost", "Settlement", "DevTools", "QRTransport",
                 "Tender",
                 "Keystore", "QR", "EVM", "Secp256k1", "Printing", "PaymentCodes", "Scanning",
                 "Camera", "Posix",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ], swiftSettings: strict, linkerSettings: releaseLinking),
+            ], path: "Sources/CLI/TenderCLI", swiftSettings: strict,
+            linkerSettings: releaseLinking),
+
+        // ── Tools: fuzzing, the BLE lab's probes, benchmarks.
         // libFuzzer targets for every decoder of untrusted bytes. A normal build makes a runner
         // that replays inputs (regressions); Scripts/fuzz.sh builds it with -sanitize=fuzzer.
         .executableTarget(
@@ -242,38 +282,38 @@ let package = Package(
             ],
             path: "Benchmarks/TenderBenchmarks", swiftSettings: strict),
 
-        .testTarget(
-            name: "SettlementTests",
-            dependencies: ["Settlement", "Tender", "Codecs", "TenderTestSupport"],
-            swiftSettings: strict),
-        .testTarget(
-            name: "BluetoothTests",
-            dependencies: [
-                "Bluetooth", "BlueZ", "Codecs", "DBus", "Link", "Noise", "PaymentSession",
-            ],
-            swiftSettings: strict),
-        .testTarget(
-            name: "PosixTests", dependencies: ["Posix", "TenderTestSupport"], swiftSettings: strict),
-        .testTarget(
-            name: "DBusTests", dependencies: ["DBus", "Posix", "TenderTestSupport"],
-            swiftSettings: strict),
-        .testTarget(
-            name: "PaymentSessionTests", dependencies: ["PaymentSession", "Noise"],
-            swiftSettings: strict),
-        .testTarget(name: "Secp256k1Tests", dependencies: ["Secp256k1"], swiftSettings: strict),
+        // ── Tests: a target per module with logic, the runtime in process, the end-to-end suite.
+        .target(
+            name: "TenderTestSupport", dependencies: ["Tender", "Secp256k1"],
+            path: "Tests/TenderTestSupport", swiftSettings: strict),
         .testTarget(
             name: "CodecsTests", dependencies: ["Codecs", "TenderTestSupport"],
             exclude: [
                 "Vectors/README.md", "Vectors/cbor_vectors.py", "Vectors/eip712_vectors.py",
                 "Vectors/keccak_vectors.py",
             ], swiftSettings: strict),
-        .target(
-            name: "TenderTestSupport", dependencies: ["Tender", "Secp256k1"],
-            path: "Tests/TenderTestSupport", swiftSettings: strict),
         .testTarget(
             name: "TenderTests",
             dependencies: ["Tender", "Codecs", "Secp256k1", "TenderTestSupport"],
             swiftSettings: strict),
+        .testTarget(
+            name: "PaymentCodesTests",
+            dependencies: ["PaymentCodes", "Tender", "TenderTestSupport"],
+            exclude: ["Referee"], swiftSettings: strict),
+        .testTarget(
+            name: "FountainTests", dependencies: ["Fountain", "TenderTestSupport"],
+            exclude: ["Referee"], swiftSettings: strict),
+        .testTarget(
+            name: "LinkTests", dependencies: ["Link", "TenderTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "NoiseTests", dependencies: ["Noise", "Codecs", "TenderTestSupport"],
+            exclude: ["Referee", "Vectors"], swiftSettings: strict),
+        .testTarget(
+            name: "PaymentSessionTests", dependencies: ["PaymentSession", "Noise"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "PosixTests", dependencies: ["Posix", "TenderTestSupport"], swiftSettings: strict),
+        .testTarget(name: "Secp256k1Tests", dependencies: ["Secp256k1"], swiftSettings: strict),
         .testTarget(
             name: "KeystoreTests",
             dependencies: ["Keystore", "Codecs", "Secp256k1", "TenderTestSupport"],
@@ -285,39 +325,6 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
-        .testTarget(
-            name: "NodeKitTests",
-            dependencies: [
-                "NodeKit", "NodeHost", "Tender", "Secp256k1", "Settlement", "WalletStore", "Codecs",
-                "TenderTestSupport", "NodeAPI", "Posix", "QR", "PaymentCodes", "NodeLogging",
-                "QRTransport", "Scanning", "Camera",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            swiftSettings: strict),
-        .testTarget(
-            name: "NodeRuntimeTests",
-            dependencies: [
-                "NodeRuntime", "NodeAPI", "NodeHost", "NodeKit", "Bluetooth", "QRTransport",
-                "Noise", "Secp256k1", "Tender", "TenderTestSupport",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            swiftSettings: strict),
-        .testTarget(
-            name: "PaymentCodesTests",
-            dependencies: ["PaymentCodes", "Tender", "TenderTestSupport"],
-            exclude: ["Referee"], swiftSettings: strict),
-        .testTarget(
-            name: "FountainTests", dependencies: ["Fountain", "TenderTestSupport"],
-            exclude: ["Referee"], swiftSettings: strict),
-        .testTarget(
-            name: "NoiseTests", dependencies: ["Noise", "Codecs", "TenderTestSupport"],
-            exclude: ["Referee", "Vectors"], swiftSettings: strict),
-        .testTarget(
-            name: "LinkTests", dependencies: ["Link", "TenderTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "QRTests", dependencies: ["QR", "Fountain", "TenderTestSupport"],
             exclude: ["Referee"],
@@ -332,8 +339,14 @@ let package = Package(
             exclude: ["Referee"],
             swiftSettings: strict),
         .testTarget(
-            name: "SystemLibrariesTests",
-            dependencies: ["CQREncode", "CZBar", "CDBus", "CBlueZ"], swiftSettings: strict),
+            name: "DBusTests", dependencies: ["DBus", "Posix", "TenderTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "BluetoothTests",
+            dependencies: [
+                "Bluetooth", "BlueZ", "Codecs", "DBus", "Link", "Noise", "PaymentSession",
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "EVMTests",
             dependencies: [
@@ -343,6 +356,34 @@ let package = Package(
                 .product(name: "BigInt", package: "BigInt"),
             ],
             exclude: ["Referee"], swiftSettings: strict),
+        .testTarget(
+            name: "SystemLibrariesTests",
+            dependencies: ["CQREncode", "CZBar", "CDBus", "CBlueZ"], swiftSettings: strict),
+        .testTarget(
+            name: "NodeKitTests",
+            dependencies: [
+                "NodeKit", "NodeHost", "Tender", "Secp256k1", "Settlement", "WalletStore", "Codecs",
+                "TenderTestSupport", "NodeAPI", "Posix", "QR", "PaymentCodes", "NodeLogging",
+                "QRTransport", "Scanning", "Camera",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "SettlementTests",
+            dependencies: ["Settlement", "Tender", "Codecs", "TenderTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "NodeRuntimeTests",
+            dependencies: [
+                "NodeRuntime", "NodeAPI", "NodeHost", "NodeKit", "Bluetooth", "QRTransport",
+                "Noise", "Secp256k1", "Tender", "TenderTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

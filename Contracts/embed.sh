@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Compiles Contracts/Vault.vy with the dev chain's pinned Vyper and writes its init code into
-# Sources/EVM/Vault/VaultInitCode.swift, the code `tender vault deploy` sends. Run it after
+# Sources/Adapters/EVM/Vault/VaultInitCode.swift, the code `tender vault deploy` sends. Run it after
 # changing the vault; `Contracts/embed.sh --check` fails when the embedded code is stale (the
 # Swift tests check the same).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python="$(bash Rigs/dev-chain/venv.sh)"
 vyper="$(dirname "$python")/vyper"
-target=Sources/EVM/Vault/VaultInitCode.swift
+target=Sources/Adapters/EVM/Vault/VaultInitCode.swift
 code=$("$vyper" -f bytecode Contracts/Vault.vy | tr -d '\n')
 code=${code#0x}
 version=$("$vyper" --version)

@@ -236,7 +236,7 @@ def cbor(value) -> bytes:
 
 
 # CoinRejected.reason codes (Contracts/Vault.vy), named as the offline verifier names its
-# errors (Sources/Tender/Protocol/ProtocolError.swift) where it has the same check.
+# errors (Sources/Core/Tender/Protocol/ProtocolError.swift) where it has the same check.
 REASONS = {
     1: "zero-amount",
     2: "bad-note-signature",

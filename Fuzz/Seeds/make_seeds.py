@@ -111,7 +111,7 @@ def link_datagrams(datagrams, step=1):
 
 
 def link_seeds():
-    """Frames of Sources/Link at the harness's limits: 32-byte datagrams (21-byte payloads),
+    """Frames of Sources/Core/Link at the harness's limits: 32-byte datagrams (21-byte payloads),
     link id 7, SDUs of at most 40 bytes."""
     message = b"tender link seed " * 6  # 102 bytes: 5 fragments
     fragments = [link_data(7, 0, i, 5, message[i * 21:(i + 1) * 21]) for i in range(5)]
@@ -218,7 +218,7 @@ def cbor(value):
 def envelope_seeds():
     # A payment request (the CLI writes none to a file): Docs/PROTOCOL.md's field numbers, and
     # the envelope version the code speaks now.
-    source = (ROOT / "Sources/Tender/Wire/Envelope.swift").read_text()
+    source = (ROOT / "Sources/Core/Tender/Wire/Envelope.swift").read_text()
     version = int(re.search(r"static let version: UInt64 = (\d+)", source).group(1))
     request = {0: bytes(range(32)), 1: bytes([0xB0] * 20), 2: 1500, 3: bytes(20),
                4: "fuzz seed", 5: 1_795_500_000}

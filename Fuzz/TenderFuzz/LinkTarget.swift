@@ -1,6 +1,6 @@
 import Link
 
-/// The Bluetooth link (Sources/Link): datagrams into a `DatagramLink` and a `LinkTable`,
+/// The Bluetooth link (Sources/Core/Link): datagrams into a `DatagramLink` and a `LinkTable`,
 /// whole transfers over a channel the input controls, and SDUs into a `PacketReassembler`.
 /// Small limits, so the bounds are within reach: 32-byte datagrams, 600-byte messages,
 /// 3 in flight, 3 links, a window of 4.

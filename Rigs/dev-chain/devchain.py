@@ -7,7 +7,7 @@ from __future__ import annotations
 from eth_tester import EthereumTester, PyEVMBackend
 
 # The well-known development mnemonic: its first account deploys the vault at the address the
-# node's embedded defaults name (Sources/DevTools/NodeDefaults.swift: chain 31337,
+# node's embedded defaults name (Sources/Node/DevTools/NodeDefaults.swift: chain 31337,
 # vault 0x5FbDB2315678afecb367f032d93F642f64180aa3, the first contract of account 0).
 DEV_MNEMONIC = "test test test test test test test test test test test junk"
 DEV_HD_PATH = "m/44'/60'/0'/0"  # account i is m/44'/60'/0'/0/i (BIP44), as wallets derive it

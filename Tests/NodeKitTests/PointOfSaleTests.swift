@@ -107,7 +107,7 @@ import Testing
             #expect(answer.status == .ok)
             #expect(answer.headers[.contentType] == "image/svg+xml")
             let svg = String(buffer: answer.body)
-            // The very code `tender request --qr svg` writes (Sources/tender/RequestCommand.swift).
+            // The very code `tender request --qr svg` writes (Sources/CLI/TenderCLI/RequestCommand.swift).
             #expect(svg == (try QREncoder.encode(Array(uri.utf8), level: .medium).svg()))
             let pixels = try #require(Self.rasterize(svg, scale: 4))
             #expect(QRScanner().scan(pixels) == [Array(uri.utf8)])

@@ -1,5 +1,5 @@
 """Writes Tests/Vectors/vault-bundles.json: proof bundles with the verdict the vault
-(Contracts/Vault.vy) and the offline verifier (Sources/Tender/Verification) must each reach.
+(Contracts/Vault.vy) and the offline verifier (Sources/Core/Tender/Verification) must each reach.
 
     Rigs/dev-chain/.venv/bin/python Tests/Vectors/vault_bundles.py [--check]
 
@@ -37,7 +37,7 @@ from tender import CURVE_ORDER, MAX_AMOUNT, NATIVE, Bundle, Domain, Key, Note, T
 
 OUT = Path(__file__).resolve().parent / "vault-bundles.json"
 
-# The node's defaults (Sources/DevTools/NodeDefaults.swift) and the dev chain's: the vault is
+# The node's defaults (Sources/Node/DevTools/NodeDefaults.swift) and the dev chain's: the vault is
 # the first contract of dev account 0, the test token its second.
 DOMAIN = Domain(31337, "0x5FbDB2315678afecb367f032d93F642f64180aa3")
 TOKEN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"

@@ -1,7 +1,7 @@
 /// The point-of-sale page's script (PointOfSalePage.swift): the keypad, the sale (a request
 /// through `POST /api/requests`, its code from `/api/requests/{id}/qr.svg`) and its state
 /// from the node's event stream. EventSource cannot send the bearer token, so the stream is
-/// read with fetch() and its frames (as Sources/NodeAPI/EventStream.swift writes them) parsed here.
+/// read with fetch() and its frames (as Sources/Node/NodeAPI/EventStream.swift writes them) parsed here.
 enum PointOfSaleScript {
     static let javascript = #"""
         "use strict";

@@ -6,7 +6,7 @@ import Tender
 
 /// A payment request's QR code as the API serves it (`GET /api/requests/{id}/qr.svg` or
 /// `qr.png`): the request's `tender:` URI in one code at level M, the code `tender request`
-/// draws (Sources/tender/RequestCommand.swift), so a payer scans the same thing either way.
+/// draws (Sources/CLI/TenderCLI/RequestCommand.swift), so a payer scans the same thing either way.
 enum RequestCode {
     static func matrix(_ request: PaymentRequest) throws -> QRMatrix {
         do {

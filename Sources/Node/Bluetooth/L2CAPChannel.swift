@@ -9,7 +9,7 @@ import Glibc
 
 /// An LE L2CAP connection-oriented channel (credit based, SOCK_SEQPACKET) carrying whole
 /// messages in the Link's packet framing (`PacketFramer`, `PacketReassembler` in
-/// Sources/Link/PacketChannel.swift). The channel retransmits and keeps order itself, so there
+/// Sources/Core/Link/PacketChannel.swift). The channel retransmits and keeps order itself, so there
 /// are no acks or timers here. Security is `BT_SECURITY_LOW` (no pairing): the payment
 /// session above authenticates its peer.
 ///

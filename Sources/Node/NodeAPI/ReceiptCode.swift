@@ -5,7 +5,7 @@ import Tender
 
 /// The receipt this node signed for a payment it accepted (`GET /api/receipts/{id}`, the
 /// request's id), as the envelope or as the code a payer's camera reads: one binary code, the
-/// code `tender receive --qr` shows (Sources/tender/ReceiveCommand.swift). The point-of-sale
+/// code `tender receive --qr` shows (Sources/CLI/TenderCLI/ReceiveCommand.swift). The point-of-sale
 /// page shows it once paid, for a payer who paid through the camera and has no receipt yet.
 enum ReceiptCode {
     /// The stored receipt for `id`, from whichever of the node's wallets accepted it.
