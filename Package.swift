@@ -203,7 +203,7 @@ let package = Package(
         .target(
             name: "NodeAPI",
             dependencies: [
-                "NodeKit", "Tender", "PaymentCodes", "WalletStore", "Secp256k1", "QR",
+                "NodeKit", "Tender", "PaymentCodes", "Secp256k1", "QR",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -359,20 +359,49 @@ let package = Package(
         .testTarget(
             name: "SystemLibrariesTests",
             dependencies: ["CQREncode", "CZBar", "CDBus", "CBlueZ"], swiftSettings: strict),
+        .target(
+            name: "NodeTestSupport",
+            dependencies: ["NodeKit", "Tender", "Secp256k1", "TenderTestSupport"],
+            path: "Tests/NodeTestSupport", swiftSettings: strict),
         .testTarget(
             name: "NodeKitTests",
             dependencies: [
-                "NodeKit", "NodeHost", "Tender", "Secp256k1", "Settlement", "WalletStore", "Codecs",
-                "TenderTestSupport", "NodeAPI", "Posix", "QR", "PaymentCodes", "NodeLogging",
-                "QRTransport", "Scanning", "Camera",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "NodeKit", "Tender", "Secp256k1", "TenderTestSupport", "NodeTestSupport",
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "NodeHostTests",
+            dependencies: [
+                "NodeHost", "NodeKit", "Settlement", "Keystore", "Posix", "Secp256k1", "Tender",
+                "TenderTestSupport", "NodeTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
         .testTarget(
+            name: "NodeAPITests",
+            dependencies: [
+                "NodeAPI", "NodeKit", "PaymentCodes", "QR", "Tender", "TenderTestSupport",
+                "NodeTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "NodeLoggingTests",
+            dependencies: [
+                "NodeLogging", "Keystore", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "QRTransportTests",
+            dependencies: [
+                "QRTransport", "NodeKit", "Camera", "QR", "Scanning", "Tender", "TenderTestSupport",
+                "NodeTestSupport",
+            ],
+            swiftSettings: strict),
+        .testTarget(
             name: "SettlementTests",
-            dependencies: ["Settlement", "Tender", "Codecs", "TenderTestSupport"],
+            dependencies: [
+                "Settlement", "NodeKit", "Tender", "Codecs", "TenderTestSupport", "NodeTestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "NodeRuntimeTests",

@@ -1,5 +1,6 @@
 import Foundation
 import NodeKit
+import NodeTestSupport
 import Secp256k1
 import Synchronization
 import Tender
@@ -187,18 +188,6 @@ actor Queue: PaymentSource {
     }
     func reply(_ receipt: [UInt8]) async throws(NodeError) { replies.append(receipt) }
     func finish() async {}
-}
-
-final class Counter: Sendable {
-    private let count = Mutex(0)
-    func add() { count.withLock { $0 += 1 } }
-    var value: Int { count.withLock { $0 } }
-}
-
-final class Deliveries: Sendable {
-    private let list = Mutex<[PaymentExchange.Delivery]>([])
-    func append(_ item: PaymentExchange.Delivery) { list.withLock { $0.append(item) } }
-    var items: [PaymentExchange.Delivery] { list.withLock { $0 } }
 }
 
 /// Coins reserved by a payment in the making are not "insufficient funds": the wallet says

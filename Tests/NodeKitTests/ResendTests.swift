@@ -1,4 +1,5 @@
 import NodeKit
+import NodeTestSupport
 import Tender
 import TenderTestSupport
 import Testing

@@ -1,10 +1,10 @@
 import Foundation
 import NodeKit
+import NodeTestSupport
 import Secp256k1
 import Tender
 import TenderTestSupport
 import Testing
-import WalletStore
 
 /// Spending limits on the payments the node makes on its own: checked and counted in the
 /// transaction that records the payment, released by a cancel, and never overrun by payments

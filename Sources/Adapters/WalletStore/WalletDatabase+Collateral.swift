@@ -1,14 +1,6 @@
 import GRDB
 import Tender
 
-/// Which issuers' coins a wallet accepts offline (Docs/PROTOCOL.md, "Issuer acceptance").
-public enum AcceptanceMode: String, Sendable, CaseIterable {
-    /// Only trusted issuers (the default).
-    case trusted
-    /// Trusted issuers, and any other up to its collateral in the last snapshot.
-    case open
-}
-
 extension WalletDatabase {
     /// Replaces the stored snapshot with `snapshot`, in one transaction.
     public func saveCollateral(_ snapshot: CollateralSnapshot) throws {

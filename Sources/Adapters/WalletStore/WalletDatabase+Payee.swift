@@ -2,20 +2,6 @@ import Foundation
 import GRDB
 import Tender
 
-/// A payment this wallet accepted, as stored.
-public struct IncomingPaymentRecord: Sendable {
-    public let requestID: Bytes32
-    public let asset: Address
-    public let amount: Amount
-    public let memo: String
-    /// Who signed the payment (nil for payments accepted before payers were kept).
-    public let payer: Address?
-    public let digest: Bytes32
-    /// The encoded receipt envelope this wallet signed: returned again on a retry.
-    public let receipt: [UInt8]
-    public let receivedAt: UInt64
-}
-
 extension WalletDatabase {
     public func incomingPayment(_ id: Bytes32) throws -> IncomingPaymentRecord? {
         try read { db in try Self.incoming(db, id) }

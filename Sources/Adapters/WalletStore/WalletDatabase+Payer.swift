@@ -2,22 +2,6 @@ import Foundation
 import GRDB
 import Tender
 
-/// A payment this wallet made, as stored.
-public struct OutgoingPaymentRecord: Sendable {
-    public let requestID: Bytes32
-    public let payee: Address
-    public let asset: Address
-    public let amount: Amount
-    public let memo: String
-    public let state: OutgoingPaymentState
-    public let digest: Bytes32
-    /// The encoded envelope handed to the payee: re-exportable, byte for byte.
-    public let envelope: [UInt8]
-    public let receipt: [UInt8]?
-    public let createdAt: UInt64
-    public let updatedAt: UInt64
-}
-
 extension WalletDatabase {
     /// Candidate coins for paying `amount`: the smallest single unspent coin that covers it, or
     /// else the largest ones until they do (the rule `PaymentBuilder.select` applies), read with

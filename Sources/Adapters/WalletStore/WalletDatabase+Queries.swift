@@ -2,34 +2,6 @@ import Foundation
 import GRDB
 import Tender
 
-/// Sums by what the owner can do with the money now.
-public struct Balance: Equatable, Sendable {
-    /// Unspent coins alive long enough to pay with: payable onward offline, or redeemable.
-    public var spendable: Amount = 0
-    /// Unspent coins that expire within the minimum lifetime a payee requires: they can no
-    /// longer be paid onward, only settled.
-    public var expiring: Amount = 0
-    /// Unspent coins past their expiry.
-    public var expired: Amount = 0
-    /// Paid out and awaiting the payee's receipt: the amount of each handed-over payment, and
-    /// the coins reserved by a payment not yet handed over (its change is not spendable yet).
-    public var pending: Amount = 0
-    /// The part of `pending` that is coins reserved by a payment not yet handed over.
-    public var reserved: Amount = 0
-    /// Paid out on a link that died after sending: the payee may or may not have it.
-    public var inDoubt: Amount = 0
-    /// Held and not yet settled on chain (unspent and unexpired, or being redeemed): what
-    /// settlement would claim from issuers' collateral.
-    public var receivedUnsettled: Amount = 0
-
-    public init() {}
-}
-
-public struct EvidenceRecord: Sendable {
-    public let evidence: DoubleSpendEvidence
-    public let foundAt: UInt64
-}
-
 extension WalletDatabase {
     /// Balance per asset at `now`; coins expiring within `minimumLifetime` count as expiring,
     /// not spendable. Amounts are summed in Swift: SQLite integers stop at 2^63.

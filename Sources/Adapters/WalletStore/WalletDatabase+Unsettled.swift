@@ -1,18 +1,6 @@
 import GRDB
 import Tender
 
-/// A payment that left the node without a receipt (pending or in doubt): what the chain can
-/// settle it by.
-public struct UnsettledPayment: Sendable, Equatable {
-    public let requestID: Bytes32
-    public let state: OutgoingPaymentState
-    /// Each input coin and the transfer of this payment that spends it.
-    public let inputs: [CoinID: Bytes32]
-    /// The earliest expiry of its inputs: the coins it pays die then, and with them any
-    /// chance of redeeming its transfer.
-    public let window: UInt64
-}
-
 extension WalletDatabase {
     public func unsettledPayments() throws -> [UnsettledPayment] {
         try read { db in

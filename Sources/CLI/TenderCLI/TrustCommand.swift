@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import NodeKit
 import Tender
-import WalletStore
 
 struct TrustCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

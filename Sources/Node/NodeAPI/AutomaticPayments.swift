@@ -4,7 +4,6 @@ import NodeKit
 import PaymentCodes
 import Secp256k1
 import Tender
-import WalletStore
 
 /// Payments the node makes on its own, through the API (a kiosk paying a supplier, a script
 /// paying scanned requests): no person confirms them, so each must fit under the node's

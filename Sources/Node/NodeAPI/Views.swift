@@ -2,7 +2,6 @@ import Hummingbird
 import NodeKit
 import PaymentCodes
 import Tender
-import WalletStore
 
 // What the API answers, as JSON. Amounts are strings of base units (they can pass 2^53, where
 // JavaScript numbers stop being exact), with `display` beside them as people read them

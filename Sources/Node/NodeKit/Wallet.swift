@@ -144,7 +144,3 @@ public struct Wallet: Sendable {
         try Envelope.decode(bytes, expecting: domain, limits: limits)
     }
 }
-
-public typealias Balance = WalletStore.Balance
-public typealias OutgoingPaymentRecord = WalletStore.OutgoingPaymentRecord
-public typealias IncomingPaymentRecord = WalletStore.IncomingPaymentRecord

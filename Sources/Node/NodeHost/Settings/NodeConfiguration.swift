@@ -1,7 +1,6 @@
 import Foundation
 import NodeKit
 import Tender
-import WalletStore
 
 /// `tender node`'s settings: one TOML file (`node.toml` in the data directory, or
 /// `--config`), every key optional, each overridable by `TENDER_<SECTION>_<KEY>` in the

@@ -1,6 +1,5 @@
 import NodeKit
 import Tender
-import WalletStore
 
 /// `[[limits]]` in node.toml, one table per limit:
 ///

@@ -87,8 +87,6 @@ extension Wallet {
     }
 }
 
-public typealias UnsettledPayment = WalletStore.UnsettledPayment
-
 extension Wallet {
     public func fraudProofs() throws(NodeError) -> [CoinID: FraudProofRecord] {
         try storing { try store.fraudProofs() }

@@ -1,4 +1,5 @@
 import NodeKit
+import NodeTestSupport
 import Settlement
 import Tender
 import TenderTestSupport

@@ -1,9 +1,9 @@
 import NodeKit
+import NodeTestSupport
 import Settlement
 import Tender
 import TenderTestSupport
 import Testing
-import WalletStore
 
 /// A redeem (or fraud proof) that stays out of every block: replaced with higher fees after
 /// `replaceAfter`, recorded before it is sent; the one of a nonce's transactions that is

@@ -1,9 +1,9 @@
 import NodeKit
+import NodeTestSupport
 import Settlement
 import Tender
 import TenderTestSupport
 import Testing
-import WalletStore
 
 /// Open-mode acceptance (Docs/PROTOCOL.md, "Issuer acceptance"): an issuer nobody trusts is
 /// accepted up to its collateral in the snapshot the last sync read, minus what the wallet

@@ -3,11 +3,11 @@ import Hummingbird
 import HummingbirdTesting
 import NodeAPI
 import NodeKit
+import NodeTestSupport
 import PaymentCodes
 import Tender
 import TenderTestSupport
 import Testing
-import WalletStore
 
 /// Payments the node makes on its own through the API: refused without limits, prepared under
 /// them, exported (the bytes Bob takes), cancelled (limit released), a receipt recorded.

@@ -1,11 +1,11 @@
 import Codecs
 import NodeKit
+import NodeTestSupport
 import Settlement
 import Synchronization
 import Tender
 import TenderTestSupport
 import Testing
-import WalletStore
 
 /// The sync engine's bookkeeping against a chain that does what the test says. (The real
 /// chain, the real vault and the EVM client are exercised against the dev chain; here what

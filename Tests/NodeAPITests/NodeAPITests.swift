@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import NodeAPI
 import NodeKit
+import NodeTestSupport
 import QR
 import Synchronization
 import Tender

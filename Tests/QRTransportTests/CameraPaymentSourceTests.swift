@@ -1,6 +1,7 @@
 import Camera
 import Foundation
 import NodeKit
+import NodeTestSupport
 import QR
 import QRTransport
 import Scanning

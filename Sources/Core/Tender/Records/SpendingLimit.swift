@@ -1,5 +1,3 @@
-import Tender
-
 /// A cap on what the node pays on its own, with no person confirming (a kiosk paying a
 /// supplier, requests paid through the API): at most `amount` of `asset` to `payee` (every
 /// payee when nil) in any window of `period` seconds. What a payment counts against its limits
@@ -31,6 +29,11 @@ public struct SpendingLimit: Sendable, Equatable, CustomStringConvertible {
 public struct SpendingLimitUse: Sendable, Equatable {
     public let limit: SpendingLimit
     public let used: Amount
+
+    public init(limit: SpendingLimit, used: Amount) {
+        self.limit = limit
+        self.used = used
+    }
 
     public var remaining: Amount { used >= limit.amount ? 0 : limit.amount - used }
 }

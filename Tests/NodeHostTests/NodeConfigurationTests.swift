@@ -5,7 +5,6 @@ import Posix
 import Tender
 import TenderTestSupport
 import Testing
-import WalletStore
 
 /// node.toml: defaults, every key, the environment over the file, and a clear error for each
 /// kind of mistake (a typo must never leave a default silently in place).
