@@ -109,7 +109,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ], path: "Sources/Adapters/Keystore", swiftSettings: strict),
-        // SQLite (through GRDB): coins, notes, transfers, payments, receipts, seen-set, evidence, outbox.
+        // SQLite (through GRDB): coins, notes, transfers, payments, receipts, seen-set, evidence, redeems.
         .target(
             name: "WalletStore",
             dependencies: ["Tender", .product(name: "GRDB", package: "GRDB.swift")],
@@ -152,7 +152,7 @@ let package = Package(
             path: "Sources/Adapters/EVM", swiftSettings: strict),
 
         // ── The node: wallet and exchange, settlement, the payment transports, its host, API and log.
-        // The node: the wallet service (every operation, typed NodeError, the store internal)
+        // The node: the wallet service (every operation, typed NodeError, the store behind it)
         // and the payment exchange every transport plugs into.
         .target(
             name: "NodeKit",
@@ -241,7 +241,6 @@ let package = Package(
             path: "Sources/Runtime/NodeRuntime", swiftSettings: strict),
 
         // ── The command line (`tender`): parses, renders, maps errors to exit statuses; holds no loop.
-        // The command line: parses, renders, maps errors to exit statuses; holds no loop.
         .executableTarget(
             name: "TenderCLI",
             dependencies: [
@@ -406,7 +405,8 @@ let package = Package(
         .testTarget(
             name: "NodeRuntimeTests",
             dependencies: [
-                "NodeRuntime", "NodeAPI", "NodeHost", "NodeKit", "Bluetooth", "QRTransport",
+                "NodeRuntime", "NodeAPI", "NodeHost", "NodeKit", "Settlement", "Bluetooth",
+                "QRTransport",
                 "Noise", "Secp256k1", "Tender", "TenderTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
