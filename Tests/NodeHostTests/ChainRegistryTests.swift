@@ -168,7 +168,7 @@ import Testing
             _ = try host.openWallet(for: elsewhere)
             Issue.record("a wallet for an unlisted domain")
         } catch {
-            #expect(error.code == "wrong-domain" && error.description.contains("tender chain add"))
+            #expect(error.code == "wrong-domain" && error.resolvedBy == .addChain(elsewhere))
         }
         #expect(try host.openWallets().all.count == 1)
 

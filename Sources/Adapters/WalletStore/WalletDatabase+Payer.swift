@@ -11,6 +11,35 @@ extension WalletDatabase {
         limits: VerificationLimits
     ) throws -> [SpendableCoin] {
         try read { db in
+            try Self.candidateCoins(
+                db, owner: owner, asset: asset, amount: amount, now: now,
+                minimumLifetime: minimumLifetime, limits: limits)
+        }
+    }
+
+    /// Every coin of `asset` a payment could take now, and the asset's balance, read in one
+    /// transaction: a payment handed over between two reads would otherwise have its coins
+    /// counted by neither.
+    public func payability(
+        owner: Address, asset: Address, now: UInt64, minimumLifetime: UInt64,
+        limits: VerificationLimits
+    ) throws -> (coins: [SpendableCoin], balance: Balance) {
+        try read { db in
+            (
+                try Self.candidateCoins(
+                    db, owner: owner, asset: asset, amount: .max, now: now,
+                    minimumLifetime: minimumLifetime, limits: limits),
+                try Self.balances(db, now: now, minimumLifetime: minimumLifetime)[asset]
+                    ?? Balance()
+            )
+        }
+    }
+
+    static func candidateCoins(
+        _ db: Database, owner: Address, asset: Address, amount: Amount, now: UInt64,
+        minimumLifetime: UInt64, limits: VerificationLimits
+    ) throws -> [SpendableCoin] {
+        do {
             let filter = """
                 state = '\(CoinState.unspent.rawValue)' AND asset = ? AND owner = ? AND depth < ?
                     AND expiry > ?

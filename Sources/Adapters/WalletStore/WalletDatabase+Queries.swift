@@ -6,7 +6,13 @@ extension WalletDatabase {
     /// Balance per asset at `now`; coins expiring within `minimumLifetime` count as expiring,
     /// not spendable. Amounts are summed in Swift: SQLite integers stop at 2^63.
     public func balances(now: UInt64, minimumLifetime: UInt64) throws -> [Address: Balance] {
-        try read { db in
+        try read { db in try Self.balances(db, now: now, minimumLifetime: minimumLifetime) }
+    }
+
+    static func balances(
+        _ db: Database, now: UInt64, minimumLifetime: UInt64
+    ) throws -> [Address: Balance] {
+        do {
             var result: [Address: Balance] = [:]
             let rows = try Row.fetchCursor(
                 db,

@@ -110,6 +110,13 @@ extension Failure {
             case .settle: "`tender sync`"
             case .listPayments: "`tender payments list`"
             case .initialise: "run `tender init`"
+            case .initialiseIssuer: "run `tender issuer init`"
+            case .addChain(let domain):
+                "add it: tender chain add --id \(domain.chainID) --vault \(domain.vault) --rpc URL"
+            case .listChains: "tender chain list"
+            case .startNearbyPayee:
+                "is the payee's `tender receive --ble` running, and its adapter in range?"
+            case .stopWalletUsers: "`tender node`, or another command, is using it"
             }
         }
     }

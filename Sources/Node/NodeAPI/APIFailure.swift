@@ -26,6 +26,12 @@ public struct APIFailure: HTTPResponseError {
         case .settle: "POST /api/sync"
         case .listPayments: "GET /api/payments"
         case .initialise: "`tender init` on the node's host"
+        case .initialiseIssuer: "`tender issuer init` on the node's host"
+        case .addChain(let domain):
+            "add it on the node's host: tender chain add --id \(domain.chainID) --vault \(domain.vault) --rpc URL"
+        case .listChains: "`tender chain list` on the node's host"
+        case .startNearbyPayee: "is the payee's Bluetooth service running, its adapter in range?"
+        case .stopWalletUsers: "the node, or another command, is using it"
         }
     }
 

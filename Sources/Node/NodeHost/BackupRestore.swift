@@ -64,9 +64,8 @@ public struct BackupRestore: Sendable {
         }
         if let open = directory.walletPaths().first(where: BackupDatabase.isOpen) {
             throw NodeError(
-                .busy(
-                    "\(open) is open (`tender node`, or another command, is using it): stop it before restoring over \(directory.path)"
-                ))
+                .busy("\(open) is open: stop it before restoring over \(directory.path)"),
+                resolvedBy: .stopWalletUsers)
         }
         return true
     }

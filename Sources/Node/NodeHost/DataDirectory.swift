@@ -69,7 +69,7 @@ public struct DataDirectory: Sendable {
 
     /// The refusal of a command that needs a wallet where there is none.
     public var noWallet: NodeError {
-        NodeError(.missing("no wallet at \(path) (run `tender init`)"))
+        NodeError(.missing("no wallet at \(path)"), resolvedBy: .initialise)
     }
 
     /// Creates the folder (and its parents) with mode 0700: keys and payment history live here.

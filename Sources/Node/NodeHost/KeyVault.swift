@@ -41,7 +41,7 @@ public struct KeyVault: Sendable {
     public func issuerKey() throws(NodeError) -> PrivateKey {
         guard FileManager.default.fileExists(atPath: directory.issuerKey) else {
             throw NodeError(
-                .missing("no issuer key in \(directory.path) (run `tender issuer init`)"))
+                .missing("no issuer key in \(directory.path)"), resolvedBy: .initialiseIssuer)
         }
         return try unlock(directory.issuerKey, purpose: "the issuer key")
     }

@@ -50,9 +50,8 @@ extension NodeHost {
         guard try chainRegistry().entry(for: domain) != nil else {
             throw NodeError(
                 .rejected(ProtocolError(.wrongDomain(expected: home.domain, actual: domain))),
-                note:
-                    "to take payments on chain \(domain.chainID) (vault \(domain.vault)), add it: tender chain add --id \(domain.chainID) --vault \(domain.vault) --rpc URL"
-            )
+                note: "to take payments on chain \(domain.chainID), vault \(domain.vault)",
+                resolvedBy: .addChain(domain))
         }
         do {
             try FileManager.default.createDirectory(

@@ -62,8 +62,9 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
                 .overLimit(let what), .unavailable(let what):
                 what
             }
+        if let note { text += "; \(note)" }
         if let resolvedBy { text += " (\(wording.step(resolvedBy)))" }
-        return note.map { "\(text); \($0)" } ?? text
+        return text
     }
 
     /// A stable machine-readable code: the protocol's own for rejections.

@@ -132,15 +132,15 @@ extension Wallet {
     private func cannotPay(
         _ requested: Amount, asset: Address, now: UInt64
     ) throws(NodeError) -> NodeError? {
-        // Every coin a payment could take now (asking for the most there is lists them all).
-        let coins = try storing {
-            try store.candidateCoins(
-                owner: address, asset: asset, amount: .max, now: now,
+        // Every coin a payment could take now (asking for the most there is lists them all),
+        // and the balance, in one reading.
+        let (coins, balance) = try storing {
+            try store.payability(
+                owner: address, asset: asset, now: now,
                 minimumLifetime: limits.minimumCoinLifetime, limits: limits)
         }
         let usable = checkedSum(coins.map(\.coin.amount)) ?? .max
         if usable >= requested { return nil }
-        let balance = try balances(now: now)[asset] ?? Balance()
         // Reserved coins come free when their payment is cancelled or handed over (its change);
         // coins passed on too often do not, however long one waits.
         let (total, overflow) = usable.addingReportingOverflow(balance.reserved)

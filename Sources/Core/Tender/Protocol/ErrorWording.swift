@@ -14,6 +14,16 @@ public enum ResolvingStep: Sendable, Equatable {
     case listPayments
     /// Make the wallet.
     case initialise
+    /// Make the issuer's key.
+    case initialiseIssuer
+    /// Add `domain` (a vault on a chain) to the chain registry, with an endpoint.
+    case addChain(Domain)
+    /// See the chain registry's endpoints.
+    case listChains
+    /// Start the payee's Bluetooth service.
+    case startNearbyPayee
+    /// Stop what holds the wallet open (the node, another command).
+    case stopWalletUsers
 }
 
 /// Base units, and the steps named for what they do.
@@ -27,6 +37,12 @@ public struct PlainWording: ErrorWording {
         case .settle: "a sync"
         case .listPayments: "the payments list"
         case .initialise: "initialising the wallet"
+        case .initialiseIssuer: "making the issuer's key"
+        case .addChain(let domain):
+            "adding chain \(domain.chainID), vault \(domain.vault) to the chain registry"
+        case .listChains: "the chain registry"
+        case .startNearbyPayee: "is the payee's Bluetooth service running, its adapter in range?"
+        case .stopWalletUsers: "stop what holds it open"
         }
     }
 }

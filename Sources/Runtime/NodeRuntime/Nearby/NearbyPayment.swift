@@ -235,7 +235,7 @@ public struct NearbyPayment: Sendable {
         }
         throw NodeError(
             .missing("no matching payee found nearby in \(Int(scanSeconds)) s"),
-            note: "is the payee's `tender receive --ble` running, and its adapter in range?")
+            resolvedBy: .startNearbyPayee)
     }
 
     private func channelToAsk() throws -> PayerConnection.Channel {

@@ -107,6 +107,6 @@ struct ChainWallets: Sendable {
         }
         throw NodeError(
             .io("no endpoint of chain \(chainID) answers: \(reasons.joined(separator: "; "))"),
-            note: "is the chain's node running? (tender chain list)")
+            note: "is the chain's node running?", resolvedBy: .listChains)
     }
 }
