@@ -62,17 +62,16 @@ struct BluetoothPayeeService: Service {
                 onEvidence: { NearbyEvidence.take($0, into: home, now: clock.now()) },
                 onEvent: { reported.yield($0) }))
         // Unlocked only now if the node has not already: without an adapter it is not needed.
-        let key = try context.keyAndHome().key
+        let key = try context.walletKey()
         let staticKey = try loadKey()
         // Listening before the service says it is ready: no request issued after goes unoffered.
         let changes = await offered.listen(
             sessionKey: Array(staticKey.publicKey.rawRepresentation))
-        var failure: (any Error)?
-        do { try await payee.start() } catch { failure = error }
-        if let failure {
+        do { try await payee.start() } catch {
             await offered.close()
-            throw failure
+            throw error
         }
+        var failure: (any Error)?
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await report(events) }
             group.addTask { await advertise(changes, on: payee) }

@@ -73,7 +73,9 @@ struct CameraPayeeService: Service {
         if let failure { throw failure }
     }
 
-    private func receive(from source: any PaymentSource, into home: Wallet, key: PrivateKey)
+    private func receive(
+        from source: any PaymentSource, into home: Wallet, key: PrivateKey
+    )
         async throws
     {
         let (metrics, logger) = (context.metrics, context.logger)

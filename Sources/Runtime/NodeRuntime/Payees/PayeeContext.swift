@@ -18,9 +18,12 @@ struct PayeeContext: Sendable {
     let logger: Logger
 
     /// The wallet key, unlocked now if the node has not already (a payee without its device
-    /// never needs it), and the home wallet, which takes the payments.
+    /// never needs it).
+    func walletKey() throws -> PrivateKey { try key ?? host.keys.walletKey() }
+
+    /// The wallet key, and the home wallet, which takes the payments.
     func keyAndHome() throws -> (key: PrivateKey, home: Wallet) {
-        (try key ?? host.keys.walletKey(), try wallets().home)
+        (try walletKey(), try wallets().home)
     }
 
     /// A payee service that gave up: says why (status, log), then waits for the node's end.

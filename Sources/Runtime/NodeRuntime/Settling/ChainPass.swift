@@ -25,19 +25,10 @@ struct ChainPass: Sendable {
                 wallets.all, home: wallets.home.domain, registry: try registry(),
                 homeEndpoint: homeEndpoint)
         } catch { return .init(open: 0, failure: error.description) }
-        let (key, client, clock, replaceAfter) = (key, client, clock, replaceAfter)
-        let results = await withTaskGroup(of: [Settling.Outcome].self) { group in
-            for chain in plan {
-                group.addTask {
-                    await chain.run(
-                        key: key, client: client, clock: clock, passes: 1, pause: .zero,
-                        passesBefore: passesBefore, replaceAfter: replaceAfter, events: events)
-                }
-            }
-            var all: [Settling.Outcome] = []
-            for await some in group { all += some }
-            return all
-        }
+        let results = await ChainWallets.runAll(
+            plan, key: key, client: client, clock: clock, passes: 1, pause: .zero,
+            passesBefore: passesBefore, replaceAfter: replaceAfter
+        ) { _, event in events(event) }
         let failures = results.compactMap { result in
             result.failure.map { "chain \(result.domain.chainID): \($0)" }
         }

@@ -45,6 +45,29 @@ struct ChainWallets: Sendable {
         return byChain.keys.sorted().map { byChain[$0]! }
     }
 
+    /// Every chain of `chains` side by side, each chain's wallets one after the other (one
+    /// key, one nonce sequence per chain), by chain and order. `events` hears each event with
+    /// the chain's id.
+    static func runAll(
+        _ chains: [ChainWallets], key: PrivateKey, client: HTTPClient, clock: any WallClock,
+        passes: Int, pause: Duration, passesBefore: Int = 0, replaceAfter: UInt64,
+        events: @escaping @Sendable (_ chainID: UInt64, SettlementEngine.Event) -> Void
+    ) async -> [Settling.Outcome] {
+        await withTaskGroup(of: [Settling.Outcome].self) { group in
+            for chain in chains {
+                group.addTask {
+                    await chain.run(
+                        key: key, client: client, clock: clock, passes: passes, pause: pause,
+                        passesBefore: passesBefore, replaceAfter: replaceAfter
+                    ) { events(chain.chainID, $0) }
+                }
+            }
+            var results: [Settling.Outcome] = []
+            for await some in group { results += some }
+            return results.sorted { ($0.domain.chainID, $0.order) < ($1.domain.chainID, $1.order) }
+        }
+    }
+
     /// Connects (the first endpoint that answers with this chain's id), then settles each
     /// wallet; a failure is this chain's result, not the other chains'. `passesBefore`: as
     /// `SettlementEngine.run`'s.

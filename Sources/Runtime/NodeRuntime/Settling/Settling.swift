@@ -109,20 +109,10 @@ public struct Settling: Sendable {
         _ plan: Plan, key: PrivateKey, passes: Int, pause: Duration, replaceAfter: UInt64,
         events: @escaping @Sendable (_ prefix: String, SettlementEngine.Event) -> Void
     ) async -> [Outcome] {
-        let (client, clock, labelled) = (client, clock, plan.labelled)
-        return await withTaskGroup(of: [Outcome].self) { group in
-            for chain in plan.chains {
-                let prefix = labelled ? "chain \(chain.chainID): " : ""
-                group.addTask {
-                    await chain.run(
-                        key: key, client: client, clock: clock, passes: passes, pause: pause,
-                        replaceAfter: replaceAfter
-                    ) { events(prefix, $0) }
-                }
-            }
-            var results: [Outcome] = []
-            for await some in group { results += some }
-            return results.sorted { ($0.domain.chainID, $0.order) < ($1.domain.chainID, $1.order) }
-        }
+        let labelled = plan.labelled
+        return await ChainWallets.runAll(
+            plan.chains, key: key, client: client, clock: clock, passes: passes, pause: pause,
+            replaceAfter: replaceAfter
+        ) { chainID, event in events(labelled ? "chain \(chainID): " : "", event) }
     }
 }
