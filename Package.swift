@@ -337,8 +337,15 @@ let package = Package(
             name: "PrintingTests", dependencies: ["Printing", "QR", "Posix", "TenderTestSupport"],
             exclude: ["Referee"],
             swiftSettings: strict),
+        .target(
+            name: "BusTestSupport", dependencies: ["DBus", "TenderTestSupport"],
+            path: "Tests/BusTestSupport", swiftSettings: strict),
         .testTarget(
-            name: "DBusTests", dependencies: ["DBus", "Posix", "TenderTestSupport"],
+            name: "DBusTests",
+            dependencies: ["DBus", "Posix", "TenderTestSupport", "BusTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "BlueZTests", dependencies: ["BlueZ", "DBus", "BusTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "BluetoothTests",

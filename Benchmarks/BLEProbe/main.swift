@@ -110,7 +110,7 @@ func runCentral() async throws {
     say("connected and resolved after \(ContinuousClock.now - start)")
     let notifications = try await txCharacteristic.notifications()
     try await rxCharacteristic.write(Array("ping-1".utf8), kind: .request)
-    var iterator = notifications.makeAsyncIterator()
+    var iterator = notifications.values.makeAsyncIterator()
     guard let echo = await iterator.next(), echo == Array("ack:ping-1".utf8) else {
         fail("no echo of the ping")
     }

@@ -285,7 +285,8 @@ import Testing
         ])
         let wrong = try cli.run(["receive", cli.path("wrong"), "--data-dir", cli.path("bob")])
         #expect(wrong.status == 65)
-        #expect(wrong.stderr.contains("amount 1, requested 100"))
+        // The amounts in the CLI's units (an asset without a denomination: base units).
+        #expect(wrong.stderr.contains("amount 1 base units, requested 100 base units"))
         #expect(try cli.balance("bob") == (0, 0, 0))
 
         // A second wallet pays the code as shown: accepted (the id was not burned).

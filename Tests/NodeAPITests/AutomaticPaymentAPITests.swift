@@ -109,8 +109,14 @@ import Testing
                 client, "/api/payments",
                 "{\"to\": \"\(bob)\", \"amount\": \"550\"}")
             #expect(over.status == .forbidden)
+            // In the API's units (this asset has no denomination: base units).
             #expect(
-                (try Self.json(over)["reason"] as? String)?.contains("400 used, 500 left") == true)
+                (try Self.json(over)["reason"] as? String)?.contains(
+                    "paying 550 base units would exceed the limit of 900 base units")
+                    == true)
+            #expect(
+                (try Self.json(over)["reason"] as? String)?.contains(
+                    "(400 base units used, 500 base units left)") == true)
 
             let exported = try await Self.post(client, "/api/payments/\(id)/export")
             #expect(exported.status == .ok)

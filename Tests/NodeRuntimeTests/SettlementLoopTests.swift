@@ -13,6 +13,8 @@ import Testing
 /// for comes at once and returns when done, each pass knows how many ran before, and the node
 /// reports what each did.
 @Suite(.timeLimit(.minutes(10))) struct SettlementLoopTests {
+    static let chain7 = Domain(chainID: 7, vault: .zero)
+
     /// The passes a loop ran: how many before each, and the outcome it gave.
     final class Script: Sendable {
         private let seen = Mutex<[Int]>([])
@@ -33,7 +35,10 @@ import Testing
                 events(.expired(coins: passesBefore))
                 await Task.yield()
                 running.withLock { $0 = false }
-                return .init(open: passesBefore, failure: passesBefore == 1 ? "chain 7: down" : nil)
+                return .init(
+                    open: passesBefore,
+                    failures: passesBefore == 1
+                        ? [.init(domain: SettlementLoopTests.chain7, reason: "down")] : [])
             }
         }
     }
@@ -52,7 +57,7 @@ import Testing
             }
         }
         var outcomes = reports.makeAsyncIterator()
-        #expect(await outcomes.next() == .init(open: 0, failure: nil))
+        #expect(await outcomes.next() == .init(open: 0))
         async let first: Void = loop.passNow()
         async let second: Void = loop.passNow()
         _ = await (first, second)
@@ -63,7 +68,12 @@ import Testing
         #expect(script.before == Array(0..<script.before.count))
         #expect((3...4).contains(script.before.count))
         #expect(!script.overlaps)
-        #expect(await outcomes.next() == .init(open: 1, failure: "chain 7: down"))
+        let failed = await outcomes.next()
+        #expect(
+            failed
+                == .init(
+                    open: 1, failures: [.init(domain: SettlementLoopTests.chain7, reason: "down")]))
+        #expect(failed?.failure == "chain 7: down")
         #expect(events.withLock { $0 }.first == .expired(coins: 0))
     }
 

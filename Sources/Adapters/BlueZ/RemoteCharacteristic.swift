@@ -39,18 +39,20 @@ public struct RemoteCharacteristic: Sendable {
         } catch { throw BluetoothError(error, doing: "writing \(value.count) bytes to \(path)") }
     }
 
-    /// The characteristic's notifications, from now until the stream is dropped (which
-    /// stops them). The stream ends when the link can bring no more: the device disconnected,
-    /// or the characteristic went away (the peer's service unregistered: its process ended).
-    public func notifications() async throws(BluetoothError) -> AsyncStream<[UInt8]> {
+    /// The characteristic's notifications, from now until `end()` (or until the stream is
+    /// dropped). The values end when the link can bring no more: the device disconnected, or
+    /// the characteristic went away (the peer's service unregistered: its process ended).
+    public func notifications() async throws(BluetoothError) -> Notifications {
         let changes = try await session.propertyChanges(
             of: BlueZNames.characteristic, at: path, doing: "subscribing to \(path)")
         let gone = try await endOfLink()
-        do { try await object.call(BlueZNames.characteristic, "StartNotify") } catch {
+        let object = self.object
+        let subscriptions = session.notifySubscriptions
+        do { try await subscriptions.subscribe(object) } catch {
             throw BluetoothError(error, doing: "subscribing to \(path)")
         }
-        let object = self.object
-        return AsyncStream { continuation in
+        let ending = NotificationsEnd { await subscriptions.unsubscribe(object) }
+        let values = AsyncStream<[UInt8]> { continuation in
             let task = Task {
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask {
@@ -69,9 +71,10 @@ public struct RemoteCharacteristic: Sendable {
             }
             continuation.onTermination = { _ in
                 task.cancel()
-                Task { _ = try? await object.call(BlueZNames.characteristic, "StopNotify") }
+                Task { await ending.run() }
             }
         }
+        return Notifications(values: values, ending: ending)
     }
 
     /// One element when this characteristic can bring no more: its device's `Connected`
@@ -153,5 +156,31 @@ public struct RemoteCharacteristic: Sendable {
             throw BluetoothError(.bluez, "\(member) answered \(reply.map(\.signature).joined())")
         }
         return (socket, Int(mtu))
+    }
+}
+
+/// A subscription to a characteristic's notifications (RemoteCharacteristic.notifications).
+public struct Notifications: Sendable {
+    /// The values notified, in order; the stream ends with the link.
+    public let values: AsyncStream<[UInt8]>
+    fileprivate let ending: NotificationsEnd
+
+    /// Unsubscribes, once; returns when BlueZ has been told (or was not needed: another
+    /// subscriber of this connection still listens).
+    public func end() async { await ending.run() }
+}
+
+/// The unsubscription, run at most once, whether `end()` or the stream's end comes first;
+/// every caller returns once it has run.
+private actor NotificationsEnd {
+    private let action: @Sendable () async -> Void
+    private var running: Task<Void, Never>?
+
+    init(_ action: @escaping @Sendable () async -> Void) { self.action = action }
+
+    func run() async {
+        let task = running ?? Task { await action() }
+        running = task
+        await task.value
     }
 }

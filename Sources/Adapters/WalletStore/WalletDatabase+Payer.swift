@@ -175,8 +175,7 @@ extension WalletDatabase {
                     .rejected(
                         ProtocolError(
                             .paymentMismatch(
-                                "the receipt acknowledges payment digest \(digest.short), this payment is \(record.digest.short)"
-                            ))))
+                                .receiptDigest(acknowledged: digest, payment: record.digest)))))
             }
             let next: OutgoingPaymentState
             do { next = try record.state.applying(event) } catch let error as ProtocolError {

@@ -19,18 +19,13 @@ extension WalletDatabase {
         let covering = limits.filter { $0.covers(payee: payment.payee, asset: payment.asset) }
         guard !covering.isEmpty else {
             throw WalletStoreError(
-                .overLimit(
-                    "no spending limit covers paying \(payment.payee.checksummed) in asset \(payment.asset.checksummed); the node pays on its own only under a limit"
-                ))
+                .overLimit(.uncovered(payee: payment.payee, asset: payment.asset)))
         }
         for limit in covering {
             let use = SpendingLimitUse(limit: limit, used: try used(db, limit, now: now))
             let (total, overflow) = use.used.addingReportingOverflow(payment.amount)
             guard !overflow, total <= limit.amount else {
-                throw WalletStoreError(
-                    .overLimit(
-                        "paying \(payment.amount) would exceed the limit of \(limit) (\(use.used) used, \(use.remaining) left)"
-                    ))
+                throw WalletStoreError(.overLimit(.exceeded(amount: payment.amount, use: use)))
             }
         }
         try db.execute(

@@ -16,7 +16,7 @@ public struct WalletStoreError: Error, Equatable, Sendable, CustomStringConverti
         case corrupt(String)
         case rejected(ProtocolError)
         /// A payment the node would make on its own that no spending limit allows.
-        case overLimit(String)
+        case overLimit(SpendingRefusal)
     }
 
     public let kind: Kind
@@ -40,7 +40,7 @@ public struct WalletStoreError: Error, Equatable, Sendable, CustomStringConverti
         case .notInitialised: "the wallet database has no identity yet"
         case .corrupt(let what): "wallet database is corrupt: \(what)"
         case .rejected(let error): error.description
-        case .overLimit(let why): why
+        case .overLimit(let refusal): refusal.description
         }
     }
 }

@@ -117,6 +117,7 @@ extension Failure {
             case .startNearbyPayee:
                 "is the payee's `tender receive --ble` running, and its adapter in range?"
             case .stopWalletUsers: "`tender node`, or another command, is using it"
+            case .setSpendingLimits: "[[limits]] in node.toml, Docs/OPERATIONS.md"
             }
         }
     }

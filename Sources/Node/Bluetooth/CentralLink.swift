@@ -11,6 +11,9 @@ public actor CentralLink {
     private let rx: RemoteCharacteristic
     /// The socket AcquireWrite gave (a non-blocking copy), when BlueZ offered one.
     private var socket: FileDescriptor?
+    /// Waits for a full socket to drain (a payer writes faster than the air carries).
+    private let watch: ReadinessWatch?
+    private let notifications: Notifications
     private var inbox: [[UInt8]] = []
     private var receivers: [CheckedContinuation<Result<[UInt8], BluetoothError>, Never>] = []
     private var sending:
@@ -29,9 +32,6 @@ public actor CentralLink {
         rx: RemoteCharacteristic, tx: RemoteCharacteristic,
         configuration: LinkConfiguration = .standard
     ) async throws(BluetoothError) -> CentralLink {
-        let notifications = try await tx.notifications()
-        // The acquired socket skips a D-Bus round trip per datagram; BlueZ may not offer it.
-        let socket = nonBlockingCopy(try? await rx.acquireWrite().socket)
         let link: DatagramLink
         do {
             link = try DatagramLink(
@@ -39,15 +39,32 @@ public actor CentralLink {
         } catch {
             throw BluetoothError(.bluez, "link configuration: \(error)")
         }
-        let central = CentralLink(link: link, rx: rx, socket: consume socket)
-        await central.start(notifications)
+        let notifications = try await tx.notifications()
+        // The acquired socket skips a D-Bus round trip per datagram; BlueZ may not offer it.
+        var socket = nonBlockingCopy(try? await rx.acquireWrite().socket)
+        var watch: ReadinessWatch?
+        if socket != nil {
+            do { watch = try ReadinessWatch() } catch {
+                // Without a watch the socket cannot be waited on: WriteValue carries instead.
+                socket.take()?.close()
+            }
+        }
+        let central = CentralLink(
+            link: link, rx: rx, socket: socket.take(), watch: watch,
+            notifications: notifications)
+        await central.start()
         return central
     }
 
-    private init(link: DatagramLink, rx: RemoteCharacteristic, socket: consuming FileDescriptor?) {
+    private init(
+        link: DatagramLink, rx: RemoteCharacteristic, socket: consuming FileDescriptor?,
+        watch: ReadinessWatch?, notifications: Notifications
+    ) {
         self.link = link
         self.rx = rx
         self.socket = socket
+        self.watch = watch
+        self.notifications = notifications
     }
 
     isolated deinit { socket.take()?.close() }
@@ -65,9 +82,10 @@ public actor CentralLink {
         return copy
     }
 
-    private func start(_ notifications: AsyncStream<[UInt8]>) {
+    private func start() {
+        let values = notifications.values
         listener = Task { [weak self] in
-            for await datagram in notifications {
+            for await datagram in values {
                 guard let self else { return }
                 await self.take(datagram)
             }
@@ -88,10 +106,11 @@ public actor CentralLink {
             throw BluetoothError(.bluez, "link: \(error)")
         }
         let id = link.messageInFlight ?? 0
-        let result = await withCheckedContinuation { continuation in
-            sending = (id, continuation)
-            Task { await self.write(datagrams) }
-        }
+        await write(datagrams)
+        if let failure { throw failure }
+        // Acknowledged while the last datagrams were still being written.
+        guard link.messageInFlight == id else { return }
+        let result = await withCheckedContinuation { sending = (id, $0) }
         try result.get()
     }
 
@@ -109,14 +128,17 @@ public actor CentralLink {
         return try result.get()
     }
 
-    /// Closes the link (the payee forgets it) and stops listening.
+    /// Closes the link (the payee forgets it), stops listening and unsubscribes: a link
+    /// opened after this returns has the payee's notifications to itself.
     public func close(_ reason: CloseReason = .done) async {
         let frame = link.close(reason)
         await write([frame])
+        if let raw = socket?.raw { watch?.forget(raw) }
         socket.take()?.close()
         fail(BluetoothError(.notConnected, "the link is closed"))
         listener?.cancel()
         ticker?.cancel()
+        await notifications.end()
     }
 
     // MARK: - Driving the link
@@ -158,11 +180,13 @@ public actor CentralLink {
     private func write(_ datagrams: [[UInt8]]) async {
         for datagram in datagrams {
             bytesWritten += datagram.count
-            if socket != nil {
+            if let raw = socket?.raw, let watch {
                 // send(MSG_NOSIGNAL): a socket BlueZ closed gives EPIPE, not a SIGPIPE. A full
-                // socket is waited for here, without blocking the actor's thread.
+                // socket is waited on until it drains, without blocking the actor's thread; one
+                // that stays full drops the datagram, which the window sends again.
                 while case .timedOut? = socket?.writeAll(datagram, until: .now, socket: true) {
-                    try? await Task.sleep(for: .milliseconds(2))
+                    guard await watch.wait(raw, for: .writable, timeout: .seconds(2)) == .ready
+                    else { break }
                 }
             } else {
                 // A lost datagram is the window's to resend; the error itself says nothing more.

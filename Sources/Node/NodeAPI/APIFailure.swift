@@ -32,6 +32,7 @@ public struct APIFailure: HTTPResponseError {
         case .listChains: "`tender chain list` on the node's host"
         case .startNearbyPayee: "is the payee's Bluetooth service running, its adapter in range?"
         case .stopWalletUsers: "the node, or another command, is using it"
+        case .setSpendingLimits: "[[limits]] in the node's node.toml, Docs/OPERATIONS.md"
         }
     }
 

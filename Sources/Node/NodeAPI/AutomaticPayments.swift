@@ -46,7 +46,7 @@ enum AutomaticPaymentRoutes {
         api.get("limits") { _, _ in try limits(node) }
         api.post("payments") { request, context in
             let body = try await APIRouter.decode(NewPayment.self, request, context)
-            return try EditedResponse(status: .created, response: try await pay(body, node))
+            return EditedResponse(status: .created, response: try await pay(body, node))
         }
         api.post("payments/{id}/export") { _, context in
             let bytes = try advance(try context.parameters.require("id"), node) {
@@ -77,11 +77,7 @@ enum AutomaticPaymentRoutes {
 
     static func payer(_ node: NodeAPIContext) throws(APIFailure) -> AutomaticPayer {
         guard let payer = node.payer else {
-            throw APIFailure(
-                NodeError(
-                    .overLimit(
-                        "this node pays nothing on its own: no [[limits]] in node.toml (Docs/OPERATIONS.md)"
-                    )))
+            throw APIFailure(NodeError(.overLimit(.noLimits)))
         }
         return payer
     }

@@ -115,7 +115,7 @@ public final class NodeMetrics: Sendable {
         gauge(
             "event_subscribers", "Open payment event streams."
         ).set(
-            Double(await node.feed.subscriberCount))
+            Double(node.feed.subscriberCount))
         for wallet in try node.wallets().all {
             let chain = ("chain_id", String(wallet.domain.chainID))
             let counts = try wallet.coinCounts()

@@ -1,5 +1,6 @@
 import Foundation
 import NodeKit
+import Synchronization
 import Tender
 
 /// What the event stream announces.
@@ -14,7 +15,9 @@ enum FeedEvent: Sendable {
 /// The wallets are read every `interval`: a payment taken by this process (Bluetooth) or by
 /// another (`tender receive` beside the node) is announced once, whichever took it.
 public actor PaymentFeed {
-    private var subscribers: [UUID: AsyncStream<FeedEvent>.Continuation] = [:]
+    /// Behind a lock of its own, so a stream that ends takes itself out at once (its
+    /// termination handler cannot wait for the actor).
+    private let subscribers = Subscribers()
     /// The last payment row read in each wallet; the first reading only sets them.
     private var rows: [Domain: Int64] = [:]
     private var primed = false
@@ -33,15 +36,19 @@ public actor PaymentFeed {
         let id = UUID()
         let (stream, continuation) = AsyncStream<FeedEvent>.makeStream(
             bufferingPolicy: .bufferingNewest(256))
-        subscribers[id] = continuation
-        continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }
+        subscribers.streams.withLock { $0[id] = continuation }
+        continuation.onTermination = { [subscribers] _ in
+            _ = subscribers.streams.withLock { $0.removeValue(forKey: id) }
+        }
         return stream
     }
 
-    private func unsubscribe(_ id: UUID) { subscribers[id] = nil }
-
     /// Open event streams (and other readers) right now.
-    public var subscriberCount: Int { subscribers.count }
+    public nonisolated var subscriberCount: Int { subscribers.streams.withLock { $0.count } }
+
+    private func announce(_ event: FeedEvent) {
+        for subscriber in subscribers.current { subscriber.yield(event) }
+    }
 
     /// Reads what landed in the wallets since the last reading: the first reading only learns
     /// where each wallet stands; a wallet that appears later (paid in a new domain) is read
@@ -58,14 +65,14 @@ public actor PaymentFeed {
         }
         primed = true
         for payment in landed.sorted(by: { $0.receivedAt < $1.receivedAt }) {
-            for subscriber in subscribers.values { subscriber.yield(.payment(payment)) }
+            announce(.payment(payment))
         }
         return landed.count
     }
 
     /// A payer is paying `requestID` now (a payment offered, not yet taken).
     public func paying(_ requestID: Bytes32) {
-        for subscriber in subscribers.values { subscriber.yield(.paying(requestID: requestID.hex)) }
+        announce(.paying(requestID: requestID.hex))
     }
 
     /// The wallet's payments after the last row read, the row moved on.
@@ -86,6 +93,13 @@ public actor PaymentFeed {
             if let count = try? poll(wallets().all), count > 0 { landed(count) }
             try? await Task.sleep(for: interval)
         }
-        for subscriber in subscribers.values { subscriber.finish() }
+        for subscriber in subscribers.current { subscriber.finish() }
     }
+}
+
+/// The feed's open streams, shared with each stream's termination handler.
+private final class Subscribers: Sendable {
+    let streams = Mutex<[UUID: AsyncStream<FeedEvent>.Continuation]>([:])
+
+    var current: [AsyncStream<FeedEvent>.Continuation] { streams.withLock { Array($0.values) } }
 }

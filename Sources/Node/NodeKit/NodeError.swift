@@ -23,7 +23,7 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
         /// The disk or the database failed; nothing was changed.
         case io(String)
         /// A payment the node would make on its own that its spending limits do not allow.
-        case overLimit(String)
+        case overLimit(SpendingRefusal)
         /// A device or service the command needs is not there or not on (bluetoothd, a
         /// Bluetooth adapter, rfkill).
         case unavailable(String)
@@ -57,9 +57,10 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
             switch kind {
             case .rejected(let error):
                 "rejected: \(error.description(in: wording))"
+            case .overLimit(let refusal): refusal.description(in: wording)
             case .usage(let what), .missing(let what), .exists(let what), .busy(let what),
                 .passphrase(let what), .permission(let what), .key(let what), .io(let what),
-                .overLimit(let what), .unavailable(let what):
+                .unavailable(let what):
                 what
             }
         if let note { text += "; \(note)" }

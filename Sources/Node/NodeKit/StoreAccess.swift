@@ -38,7 +38,7 @@ extension NodeError {
         case .paymentExists(let id):
             self.init(.exists("this wallet already paid request \(id.hex)"))
         case .notInitialised: self.init(.missing(error.description), resolvedBy: .initialise)
-        case .overLimit(let why): self.init(.overLimit(why))
+        case .overLimit(let refusal): self.init(.overLimit(refusal))
         case .identityMismatch, .corrupt: self.init(.io(error.description))
         }
     }

@@ -212,8 +212,8 @@ extension Wallet {
             guard signed.receipt.paymentDigest == payment.digest else {
                 throw ProtocolError(
                     .paymentMismatch(
-                        "the receipt acknowledges payment digest \(signed.receipt.paymentDigest.short), this payment is \(payment.digest.short)"
-                    ))
+                        .receiptDigest(
+                            acknowledged: signed.receipt.paymentDigest, payment: payment.digest)))
             }
         } catch { throw NodeError(.rejected(error)) }
         return try storing {

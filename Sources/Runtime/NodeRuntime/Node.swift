@@ -169,7 +169,7 @@ struct NodeTask: Service {
 
     init(_ body: @escaping @Sendable () async -> Void) { self.body = body }
 
-    func run() async throws {
-        try await cancelWhenGracefulShutdown { await body() }
+    func run() async {
+        await cancelWhenGracefulShutdown { await body() }
     }
 }

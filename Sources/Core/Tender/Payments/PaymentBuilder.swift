@@ -56,7 +56,7 @@ public struct PaymentBuilder: Sendable {
     ) throws(ProtocolError) -> PaymentPlan {
         let payer = Address(publicKey: key.publicKey)
         guard payee != payer else {
-            throw ProtocolError(.paymentMismatch("a wallet cannot pay itself"))
+            throw ProtocolError(.paymentMismatch(.selfPayment))
         }
         guard amount > 0 else { throw ProtocolError(.malformed("amount must be positive")) }
         let candidates = eligible(coins, owner: payer, asset: asset, now: now)

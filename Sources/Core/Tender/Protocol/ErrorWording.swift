@@ -24,6 +24,8 @@ public enum ResolvingStep: Sendable, Equatable {
     case startNearbyPayee
     /// Stop what holds the wallet open (the node, another command).
     case stopWalletUsers
+    /// Give the node spending limits (what it may pay on its own).
+    case setSpendingLimits
 }
 
 /// Base units, and the steps named for what they do.
@@ -43,6 +45,7 @@ public struct PlainWording: ErrorWording {
         case .listChains: "the chain registry"
         case .startNearbyPayee: "is the payee's Bluetooth service running, its adapter in range?"
         case .stopWalletUsers: "stop what holds it open"
+        case .setSpendingLimits: "[[limits]] in node.toml, Docs/OPERATIONS.md"
         }
     }
 }

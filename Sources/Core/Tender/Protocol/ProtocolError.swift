@@ -39,7 +39,7 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case doubleSpend(DoubleSpendEvidence, issuer: Address)
         /// The coin is already in this wallet (received twice, or replayed).
         case alreadyHeld(CoinID)
-        case paymentMismatch(String)
+        case paymentMismatch(PaymentMismatch)
         case requestAlreadyPaid(requestID: Bytes32)
         /// A receipt (or an export) names a request this wallet never paid.
         case unknownRequest(Bytes32)
@@ -146,7 +146,8 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .doubleSpend(let evidence, _):
             "double spend: coin \(evidence.coin.short) was already consumed by another transfer of \(evidence.spender)"
         case .alreadyHeld(let coin): "coin \(coin.short) was already received by this wallet"
-        case .paymentMismatch(let what): "payment does not match its request: \(what)"
+        case .paymentMismatch(let mismatch):
+            "payment does not match its request: \(mismatch.description(in: wording))"
         case .requestAlreadyPaid(let id):
             "request \(id.short) was already paid by a different payment"
         case .unknownRequest(let id): "this wallet made no payment with request id \(id.hex)"

@@ -20,8 +20,10 @@ public struct SpendingLimit: Sendable, Equatable, CustomStringConvertible {
         asset == otherAsset && (payee == nil || payee == other)
     }
 
-    public var description: String {
-        "\(amount) of asset \(asset.checksummed) per \(period) s to \(payee?.checksummed ?? "any payee")"
+    public var description: String { description(in: PlainWording()) }
+
+    public func description(in wording: some ErrorWording) -> String {
+        "\(wording.amount(amount, of: asset)) of asset \(asset.checksummed) per \(period) s to \(payee?.checksummed ?? "any payee")"
     }
 }
 
@@ -36,4 +38,27 @@ public struct SpendingLimitUse: Sendable, Equatable {
     }
 
     public var remaining: Amount { used >= limit.amount ? 0 : limit.amount - used }
+}
+
+/// Why the limits refuse a payment the node would make on its own.
+public enum SpendingRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The node has no limits: it pays nothing on its own.
+    case noLimits
+    /// No limit covers paying `payee` in `asset`.
+    case uncovered(payee: Address, asset: Address)
+    /// Paying `amount` would take the limit of `use` past its amount.
+    case exceeded(amount: Amount, use: SpendingLimitUse)
+
+    public var description: String { description(in: PlainWording()) }
+
+    public func description(in wording: some ErrorWording) -> String {
+        switch self {
+        case .noLimits:
+            "this node pays nothing on its own: it has no spending limits (\(wording.step(.setSpendingLimits)))"
+        case .uncovered(let payee, let asset):
+            "no spending limit covers paying \(payee.checksummed) in asset \(asset.checksummed); the node pays on its own only under a limit"
+        case .exceeded(let amount, let use):
+            "paying \(wording.amount(amount, of: use.limit.asset)) would exceed the limit of \(use.limit.description(in: wording)) (\(wording.amount(use.used, of: use.limit.asset)) used, \(wording.amount(use.remaining, of: use.limit.asset)) left)"
+        }
+    }
 }

@@ -14,8 +14,7 @@ extension Verifier {
         now: UInt64, seenSpends: [CoinID: SignedTransfer] = [:], held: Set<CoinID> = []
     ) throws(ProtocolError) -> CheckedPayment {
         guard payment.payee == payee else {
-            throw ProtocolError(
-                .paymentMismatch("it pays \(payment.payee), this wallet is \(payee)"))
+            throw ProtocolError(.paymentMismatch(.payee(paid: payment.payee, wallet: payee)))
         }
         if let request { try checkTerms(of: payment, against: request, now: now) }
         let verified = try verify(payment.bundle, now: now, seenSpends: seenSpends)
@@ -30,13 +29,11 @@ extension Verifier {
         }
         for coin in credited {
             guard coin.owner == payee else {
-                throw ProtocolError(
-                    .paymentMismatch("coin \(coin.id.short) is owned by \(coin.owner)"))
+                throw ProtocolError(.paymentMismatch(.coinOwner(coin.id, owner: coin.owner)))
             }
             guard coin.asset == payment.asset else {
                 throw ProtocolError(
-                    .paymentMismatch(
-                        "coin \(coin.id.short) is asset \(coin.asset), not \(payment.asset)"))
+                    .paymentMismatch(.coinAsset(coin.id, asset: coin.asset, paid: payment.asset)))
             }
             guard !held.contains(coin.id) else { throw ProtocolError(.alreadyHeld(coin.id)) }
             guard coin.expiry > now &+ limits.minimumCoinLifetime else {
@@ -51,7 +48,8 @@ extension Verifier {
         }
         guard total == payment.amount else {
             throw ProtocolError(
-                .paymentMismatch("coins to the payee sum to \(total), not \(payment.amount)"))
+                .paymentMismatch(
+                    .sum(credited: total, stated: payment.amount, asset: payment.asset)))
         }
         try checkEveryItemLeadsToAPaidCoin(verified, credited: credited)
         try policy.check(credited)
@@ -66,11 +64,12 @@ extension Verifier {
         try request.checkPayable(in: domain, now: now)
         guard payment.amount == request.amount else {
             throw ProtocolError(
-                .paymentMismatch("amount \(payment.amount), requested \(request.amount)"))
+                .paymentMismatch(
+                    .amount(paid: payment.amount, requested: request.amount, asset: request.asset)))
         }
         guard payment.asset == request.asset else {
             throw ProtocolError(
-                .paymentMismatch("asset \(payment.asset), requested \(request.asset)"))
+                .paymentMismatch(.asset(paid: payment.asset, requested: request.asset)))
         }
     }
 
@@ -79,7 +78,7 @@ extension Verifier {
         of payment: Payment, in verified: VerifiedBundle
     ) throws(ProtocolError) -> [Coin] {
         guard !payment.coins.isEmpty else {
-            throw ProtocolError(.paymentMismatch("it names no coins"))
+            throw ProtocolError(.paymentMismatch(.noCoins))
         }
         let leaves = Set(verified.leaves.map(\.id))
         var credited: [Coin] = []
@@ -87,8 +86,7 @@ extension Verifier {
         var seen = Set<CoinID>()
         for id in payment.coins {
             guard let coin = verified.coins[id], leaves.contains(id) else {
-                throw ProtocolError(
-                    .paymentMismatch("coin \(id.short) is not an unspent coin of the proof"))
+                throw ProtocolError(.paymentMismatch(.notUnspent(id)))
             }
             guard seen.insert(id).inserted else { throw ProtocolError(.duplicateCoin(id)) }
             credited.append(coin)

@@ -29,30 +29,38 @@ actor PayeeChannels {
         }
     }
 
+    /// The accept loop; each channel is read by a child task of it, so stopping the loop
+    /// (cancelling `acceptor`) ends every reader with it.
     private func accept(
-        inUse: @Sendable (UInt32) async -> Bool, onMessage: @escaping MessageHandler,
+        inUse: @escaping @Sendable (UInt32) async -> Bool, onMessage: @escaping MessageHandler,
         onClosed: @escaping @Sendable (UInt32) async -> Void
     ) async {
-        while !Task.isCancelled {
-            let channel: L2CAPChannel
-            do { channel = try await listener.accept(timeout: .seconds(3600)) } catch {
-                // An hour without a channel: listen on. Anything else ends the listening
-                // (stopped, or the kernel's refusal): payers use GATT.
-                guard error.kind == .timedOut else { return }
-                continue
+        await withDiscardingTaskGroup { readers in
+            while !Task.isCancelled {
+                let channel: L2CAPChannel
+                do throws(BluetoothError) {
+                    channel = try await listener.accept(timeout: .seconds(3600))
+                } catch {
+                    // An hour without a channel: listen on. Anything else ends the listening
+                    // (stopped, or the kernel's refusal): payers use GATT.
+                    guard error.kind == .timedOut else { return }
+                    continue
+                }
+                // As many channels as GATT links at most: a flood of channels is refused.
+                guard channels.count < LinkConfiguration.standard.maxLinks else {
+                    await channel.close()
+                    continue
+                }
+                var id = UInt32.random(in: 1...UInt32.max)
+                while true {
+                    if channels[id] == nil, await inUse(id) == false { break }
+                    id = UInt32.random(in: 1...UInt32.max)
+                }
+                channels[id] = channel
+                readers.addTask {
+                    await self.read(channel, as: id, onMessage: onMessage, onClosed: onClosed)
+                }
             }
-            // As many channels as GATT links at most: a flood of channels is refused.
-            guard channels.count < LinkConfiguration.standard.maxLinks else {
-                await channel.close()
-                continue
-            }
-            var id = UInt32.random(in: 1...UInt32.max)
-            while true {
-                if channels[id] == nil, await inUse(id) == false { break }
-                id = UInt32.random(in: 1...UInt32.max)
-            }
-            channels[id] = channel
-            Task { await read(channel, as: id, onMessage: onMessage, onClosed: onClosed) }
         }
     }
 

@@ -24,16 +24,15 @@ struct ChainPass: Sendable {
             plan = ChainWallets.plan(
                 wallets.all, home: wallets.home.domain, registry: try registry(),
                 homeEndpoint: homeEndpoint)
-        } catch { return .init(open: 0, failure: error.description) }
+        } catch { return .init(open: 0, failures: [.init(domain: nil, reason: error.description)]) }
         let results = await ChainWallets.runAll(
             plan, key: key, client: client, clock: clock, passes: 1, pause: .zero,
             passesBefore: passesBefore, replaceAfter: replaceAfter
         ) { _, event in events(event) }
-        let failures = results.compactMap { result in
-            result.failure.map { "chain \(result.domain.chainID): \($0)" }
-        }
         return .init(
             open: results.reduce(0) { $0 + $1.open },
-            failure: failures.isEmpty ? nil : failures.joined(separator: "; "))
+            failures: results.compactMap { result in
+                result.failure.map { .init(domain: result.domain, reason: "\($0)") }
+            })
     }
 }

@@ -1,5 +1,6 @@
 import NodeKit
 import Settlement
+import Tender
 
 /// The node's sync loop: a pass over every chain the node holds coins on every `interval`,
 /// or at once when asked (`passNow`). Passes never overlap: one asked for during a pass is
@@ -9,12 +10,35 @@ public actor SettlementLoop {
     public struct Outcome: Sendable, Equatable {
         /// Redeem transactions still open after the pass, over every chain.
         public let open: Int
-        /// What kept some chain from settling (nil: every chain settled or had nothing).
-        public let failure: String?
+        /// What kept each chain that did not settle from it (none: every chain settled or
+        /// had nothing).
+        public let failures: [Failure]
 
-        public init(open: Int, failure: String?) {
+        public init(open: Int, failures: [Failure] = []) {
             self.open = open
-            self.failure = failure
+            self.failures = failures
+        }
+
+        /// The failures in one line (nil when there were none), for the status and the log.
+        public var failure: String? {
+            failures.isEmpty ? nil : failures.map(\.description).joined(separator: "; ")
+        }
+    }
+
+    /// One domain's settlement that failed in a pass, or the pass itself (no domain: the
+    /// wallets or the registry could not be read).
+    public struct Failure: Sendable, Equatable, CustomStringConvertible {
+        public let domain: Domain?
+        /// The error's own sentence.
+        public let reason: String
+
+        public init(domain: Domain?, reason: String) {
+            self.domain = domain
+            self.reason = reason
+        }
+
+        public var description: String {
+            domain.map { "chain \($0.chainID): \(reason)" } ?? reason
         }
     }
 

@@ -4,12 +4,12 @@ import TenderTestSupport
 
 /// A dbus-daemon of the test's own, on a socket in a temporary folder, stopped when dropped.
 /// Its policy lets anyone own and call anything, except what the access tests need refused.
-final class PrivateBus: Sendable {
-    let address: String
-    let folder: TemporaryDirectory
+public final class PrivateBus: Sendable {
+    public let address: String
+    public let folder: TemporaryDirectory
     private let daemon: Process
 
-    init() throws {
+    public init() throws {
         folder = try TemporaryDirectory("tender-dbus")
         let socket = folder.file("bus")
         let config = folder.file("bus.conf")
@@ -49,10 +49,12 @@ final class PrivateBus: Sendable {
         }
     }
 
-    func connect() async throws -> BusConnection { try await BusConnection.connect(to: address) }
+    public func connect() async throws -> BusConnection {
+        try await BusConnection.connect(to: address)
+    }
 
     /// Stops the daemon: every connection to it is cut.
-    func stop() {
+    public func stop() {
         // dbus-daemon does not end on SIGTERM.
         if daemon.isRunning {
             kill(daemon.processIdentifier, SIGKILL)
@@ -68,7 +70,7 @@ final class PrivateBus: Sendable {
     /// Runs busctl (systemd's independent D-Bus client) against this bus; its output. Waits
     /// without holding a thread of the test's cooperative pool: the objects busctl calls are
     /// served by tasks of that pool.
-    func busctl(_ arguments: [String]) async throws -> String {
+    public func busctl(_ arguments: [String]) async throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/busctl")
         process.arguments = ["--address=\(address)"] + arguments
