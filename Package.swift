@@ -231,7 +231,7 @@ let package = Package(
             dependencies: [
                 "NodeKit", "NodeHost", "NodeAPI", "NodeLogging", "Bluetooth", "BlueZ", "Noise",
                 "PaymentSession", "QRTransport", "EVMSettlement", "Settlement", "EVM", "DevTools",
-                "Posix",
+                "Posix", "Camera", "Scanning", "QR",
                 "Secp256k1", "Tender",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -345,6 +345,10 @@ let package = Package(
             dependencies: ["DBus", "Posix", "TenderTestSupport", "BusTestSupport"],
             swiftSettings: strict),
         .testTarget(
+            name: "DevToolsTests",
+            dependencies: ["DevTools", "NodeKit", "Secp256k1", "Tender", "TenderTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
             name: "BlueZTests", dependencies: ["BlueZ", "DBus", "BusTestSupport"],
             swiftSettings: strict),
         .testTarget(
@@ -353,15 +357,24 @@ let package = Package(
                 "Bluetooth", "BlueZ", "Codecs", "DBus", "Link", "Noise", "PaymentSession",
             ],
             swiftSettings: strict),
+        .target(
+            name: "ChainTestSupport", dependencies: ["EVM", "Codecs", "Secp256k1", "Tender"],
+            path: "Tests/ChainTestSupport", swiftSettings: strict),
         .testTarget(
             name: "EVMTests",
             dependencies: [
-                "EVMSettlement", "DevTools", "EVM", "Codecs", "NodeKit", "Secp256k1", "Settlement",
-                "Tender",
-                "TenderTestSupport",
-                .product(name: "BigInt", package: "BigInt"),
+                "EVM", "Codecs", "NodeKit", "Secp256k1", "Tender", "TenderTestSupport",
+                "ChainTestSupport", .product(name: "BigInt", package: "BigInt"),
             ],
             exclude: ["Referee"], swiftSettings: strict),
+        .testTarget(
+            name: "EVMSettlementTests",
+            dependencies: [
+                "EVMSettlement", "DevTools", "EVM", "Codecs", "NodeKit", "Secp256k1", "Settlement",
+                "Tender", "TenderTestSupport", "ChainTestSupport",
+                .product(name: "BigInt", package: "BigInt"),
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "SystemLibrariesTests",
             dependencies: ["CQREncode", "CZBar", "CDBus", "CBlueZ"], swiftSettings: strict),
@@ -413,7 +426,7 @@ let package = Package(
             name: "NodeRuntimeTests",
             dependencies: [
                 "NodeRuntime", "NodeAPI", "NodeHost", "NodeKit", "Settlement", "Bluetooth",
-                "QRTransport",
+                "QRTransport", "QR",
                 "Noise", "Secp256k1", "Tender", "TenderTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,4 +1,5 @@
 import BigInt
+import ChainTestSupport
 import Codecs
 import EVM
 import Foundation

@@ -1,3 +1,4 @@
+import ChainTestSupport
 import Codecs
 import EVM
 import Foundation

@@ -37,7 +37,9 @@ import Testing
     func status(_ node: Node, _ service: String, startsWith prefix: String) async -> String? {
         let deadline = ContinuousClock.now + .generousWait
         while ContinuousClock.now < deadline {
-            if let status = await node.state.services[service], status.hasPrefix(prefix) {
+            if let status = await node.state.services[service]?.description,
+                status.hasPrefix(prefix)
+            {
                 return status
             }
             try? await Task.sleep(for: .milliseconds(20))
@@ -112,7 +114,8 @@ import Testing
         await camera.deliver(try home.payment(250, id: 0x41))
         #expect(await camera.seen.awaitNext(.replied))
         #expect(try home.home().incomingPayment(home.requestID(0x41)) != nil)
-        #expect(await node.state.services["bluetooth"] == stopped)
+        #expect(
+            await node.state.services["bluetooth"] == .stopped("the adapter refused the service"))
     }
 
     @Test func anAbsentAdapterIsWaitedForInAutoMode() async throws {

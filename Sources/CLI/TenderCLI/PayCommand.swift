@@ -251,14 +251,17 @@ struct PayCommand: AsyncParsableCommand {
     /// With --camera or --image: the payee's request code, read before looking for the payee.
     private func scannedRequestCode() throws -> String? {
         guard camera != nil || image != nil else { return nil }
-        let scan = CodeScan(camera: camera, images: image.map { [$0] } ?? [], timeout: timeout)
+        let scan = CodeScan(
+            camera.map { .camera($0, width: nil, height: nil, fps: nil, timeout: timeout) }
+                ?? .images(image.map { [$0] } ?? []))
         if !output.json { say("reading the payee's code from \(camera ?? image ?? "")…") }
-        let found = try scan.firstPayload { payload in
-            guard let text = String(bytes: payload, encoding: .utf8),
-                case .request? = try? TenderURI.decodeAny(text)
-            else { return "not a tender: payment request" }
-            return nil
-        }
+        let found = try scan.firstPayload(
+            skip: { payload in
+                guard let text = String(bytes: payload, encoding: .utf8),
+                    case .request? = try? TenderURI.decodeAny(text)
+                else { return "not a tender: payment request" }
+                return nil
+            }, events: noteScanEvent)
         guard let payload = found.payload else {
             throw NodeError(
                 .missing("no payment request code in \(camera ?? image ?? "")"),

@@ -65,7 +65,7 @@ public enum APIRouter {
             address: home.address.checksummed, home: DomainView(home.domain),
             domains: wallets.all.map { DomainView($0.domain) }, startedAt: startedAt,
             uptimeSeconds: NodeState.elapsed(from: startedAt, to: now), sync: await node.state.sync,
-            services: await node.state.services,
+            services: await node.state.services.mapValues(\.description),
             charge: UnitView(asset: .zero, node.charge(home)))
     }
 

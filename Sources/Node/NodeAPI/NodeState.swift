@@ -20,7 +20,7 @@ public actor NodeState {
     public let startedAt: UInt64
     public private(set) var sync = SyncStatus()
     /// What each payee service (Bluetooth, camera) is doing, by name.
-    public private(set) var services: [String: String] = [:]
+    public private(set) var services: [String: ServiceStatus] = [:]
 
     public init(startedAt: UInt64) { self.startedAt = startedAt }
 
@@ -39,5 +39,26 @@ public actor NodeState {
         if error == nil { sync.lastSuccessAt = now } else { sync.failures += 1 }
     }
 
-    public func service(_ name: String, is status: String) { services[name] = status }
+    public func service(_ name: String, is status: ServiceStatus) { services[name] = status }
+}
+
+/// Where a payee service stands, and in what words (`/api/status` shows the sentence).
+public enum ServiceStatus: Sendable, Equatable, CustomStringConvertible {
+    /// Starting: what it is doing first ("looking for an adapter", "opening /dev/video0").
+    case starting(String)
+    /// Waiting for `thing` it needs (an adapter, the camera): why it is not there.
+    case waiting(for: String, String)
+    /// Taking payments: where ("ready on hci0 (…)", "scanning /dev/video0").
+    case serving(String)
+    /// Stopped for good: why, when it failed.
+    case stopped(String?)
+
+    public var description: String {
+        switch self {
+        case .starting(let what), .serving(let what): what
+        case .waiting(let thing, let problem): "waiting for \(thing): \(problem)"
+        case .stopped(let reason?): "stopped: \(reason)"
+        case .stopped(nil): "stopped"
+        }
+    }
 }

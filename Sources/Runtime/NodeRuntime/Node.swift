@@ -47,8 +47,7 @@ public struct Node: Sendable {
 
     /// Serves until stopped (SIGTERM, SIGINT, or the task cancelled).
     public func run() async throws {
-        let (host, settings, state, logger) = (host, settings, state, logger)
-        let clock = host.clock
+        let host = host
         let denominations: @Sendable (Wallet) -> Denominations = {
             host.displayDenominations(for: $0)
         }
@@ -71,83 +70,25 @@ public struct Node: Sendable {
         // adapter, if not already).
         let needsKey = settings.syncEnabled || !settings.limits.isEmpty || settings.camera != nil
         let key = needsKey ? try host.keys.walletKey() : nil
-        let offered = offered
-        let payees = PayeeContext(
-            host: host, key: key, wallets: current, state: state, feed: feed, metrics: metrics,
-            logger: logger)
-        if settings.bluetooth != .off {
-            await state.service(BluetoothPayeeService.name, is: "looking for an adapter")
-            services.append(
-                BluetoothPayeeService(
-                    mode: settings.bluetooth, localName: settings.payeeName, context: payees,
-                    offered: offered, open: ports.nearbyPayee))
-        }
-        if let camera = settings.camera {
-            await state.service(CameraPayeeService.name, is: "opening \(camera)")
-            services.append(CameraPayeeService(device: camera, context: payees, open: ports.camera))
-        }
-        var loop: SettlementLoop?
-        var client: HTTPClient?
-        if settings.syncEnabled, let key {
-            let pass: SettlementLoop.Pass
-            if let fake = ports.settlement {
-                pass = fake(key)
-            } else {
-                let rpcClient = EthereumRPC.makeHTTPClient()
-                client = rpcClient
-                let chains = ChainPass(
-                    wallets: current,
-                    registry: { () throws(NodeError) in try host.chainRegistry() }, key: key,
-                    client: rpcClient, clock: clock, replaceAfter: settings.replaceAfter,
-                    homeEndpoint: NodeDefaults.rpc)
-                pass = { await chains(passesBefore: $0, events: $1) }
-            }
-            let settlement = SettlementLoop(
-                interval: .milliseconds(Int64(settings.syncInterval * 1000)), pass: pass)
-            loop = settlement
-            await state.syncEnabled(true)
-            services.append(
-                NodeTask {
-                    await settlement.run { outcome in
-                        await state.syncPassed(
-                            at: clock.now(), open: outcome.open, error: outcome.failure)
-                        metrics.syncPassed(failed: outcome.failure != nil)
-                        if let failure = outcome.failure {
-                            logger.warning("sync: \(failure)")
-                        }
-                    } events: { event in
-                        logger.info("sync: \(SettlementEventText.line(for: event))")
-                    }
-                })
-        }
-        if let interval = notifier.watchdogInterval {
-            services.append(
-                NodeTask {
-                    while !Task.isCancelled {
-                        try? notifier.notify("WATCHDOG=1")
-                        try? await Task.sleep(for: interval)
-                    }
-                })
-        }
+        services += await payeeServices(
+            PayeeContext(
+                host: host, key: key, wallets: current, state: state, feed: feed,
+                metrics: metrics, logger: logger))
+        let settlement = await settlementService(key: key, wallets: current, metrics: metrics)
+        services += settlement.map { [$0.service] } ?? []
+        if let watchdog = Self.watchdog(notifier) { services.append(watchdog) }
         let context = NodeAPIContext(
-            wallets: current, clock: clock, state: state, feed: feed, token: token,
+            wallets: current, clock: host.clock, state: state, feed: feed, token: token,
             payer: settings.limits.isEmpty
                 ? nil : key.map { AutomaticPayer(key: $0, limits: settings.limits) },
             metrics: metrics, offers: offered, denominations: denominations,
             charge: { (try? host.nativeCoin(for: $0)) ?? .baseUnits },
-            syncNow: { [loop] in await loop?.passNow() })
-        let address: BindAddress
-        switch settings.listen {
-        case .tcp(let name, let port): address = .hostname(name, port: port)
-        case .unix(let path):
-            // A socket left by a node that did not stop cleanly would make bind fail.
-            if (try? DurableFile.fileKind(path)) == S_IFSOCK { unlink(path) }
-            address = .unixDomainSocket(path: path)
-        }
-        let listen = settings.listen
+            syncNow: { [loop = settlement?.loop] in await loop?.passNow() })
+        let (listen, logger) = (settings.listen, logger)
         let application = Application(
             router: APIRouter.make(context),
-            configuration: ApplicationConfiguration(address: address, serverName: "tender"),
+            configuration: ApplicationConfiguration(
+                address: Self.bindAddress(listen), serverName: "tender"),
             services: services,
             onServerRunning: { _ in
                 if case .unix(let path) = listen { chmod(path, 0o660) }
@@ -157,9 +98,86 @@ public struct Node: Sendable {
         var failure: (any Error)?
         do { try await application.runService() } catch { failure = error }
         try? notifier.notify("STOPPING=1")
-        try? await client?.shutdown()
+        try? await settlement?.client?.shutdown()
         if let failure { throw NodeError(.io("the node stopped: \(failure)")) }
         logger.info("tender node: stopped")
+    }
+
+    /// The payee services the settings turn on (Bluetooth, camera), each announced as starting.
+    private func payeeServices(_ payees: PayeeContext) async -> [any Service] {
+        var services: [any Service] = []
+        if settings.bluetooth != .off {
+            await state.service(BluetoothPayeeService.name, is: .starting("looking for an adapter"))
+            services.append(
+                BluetoothPayeeService(
+                    mode: settings.bluetooth, localName: settings.payeeName, context: payees,
+                    offered: offered, open: ports.nearbyPayee))
+        }
+        if let camera = settings.camera {
+            await state.service(CameraPayeeService.name, is: .starting("opening \(camera)"))
+            services.append(CameraPayeeService(device: camera, context: payees, open: ports.camera))
+        }
+        return services
+    }
+
+    /// The sync loop as a service, when the settings turn it on: its passes through the
+    /// settlement port (or the real chains, with the HTTP client to shut down after), each
+    /// reported to the status, the metrics and the log.
+    private func settlementService(
+        key: PrivateKey?, wallets current: @escaping @Sendable () throws(NodeError) -> NodeWallets,
+        metrics: NodeMetrics
+    ) async -> (service: any Service, loop: SettlementLoop, client: HTTPClient?)? {
+        guard settings.syncEnabled, let key else { return nil }
+        let (host, state, logger) = (host, state, logger)
+        let clock = host.clock
+        let pass: SettlementLoop.Pass
+        var client: HTTPClient?
+        if let fake = ports.settlement {
+            pass = fake(key)
+        } else {
+            let rpcClient = EthereumRPC.makeHTTPClient()
+            client = rpcClient
+            let chains = ChainPass(
+                wallets: current,
+                registry: { () throws(NodeError) in try host.chainRegistry() }, key: key,
+                client: rpcClient, clock: clock, replaceAfter: settings.replaceAfter,
+                homeEndpoint: NodeDefaults.rpc)
+            pass = { await chains(passesBefore: $0, events: $1) }
+        }
+        let loop = SettlementLoop(
+            interval: .milliseconds(Int64(settings.syncInterval * 1000)), pass: pass)
+        await state.syncEnabled(true)
+        let service = NodeTask {
+            await loop.run { outcome in
+                await state.syncPassed(at: clock.now(), open: outcome.open, error: outcome.failure)
+                metrics.syncPassed(failed: outcome.failure != nil)
+                if let failure = outcome.failure { logger.warning("sync: \(failure)") }
+            } events: { event in
+                logger.info("sync: \(SettlementEventText.line(for: event))")
+            }
+        }
+        return (service, loop, client)
+    }
+
+    /// systemd's watchdog, kept fed, when the unit asks for it (WatchdogSec=).
+    private static func watchdog(_ notifier: SystemdNotifier) -> (any Service)? {
+        guard let interval = notifier.watchdogInterval else { return nil }
+        return NodeTask {
+            while !Task.isCancelled {
+                try? notifier.notify("WATCHDOG=1")
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+
+    private static func bindAddress(_ listen: ListenAddress) -> BindAddress {
+        switch listen {
+        case .tcp(let name, let port): return .hostname(name, port: port)
+        case .unix(let path):
+            // A socket left by a node that did not stop cleanly would make bind fail.
+            if (try? DurableFile.fileKind(path)) == S_IFSOCK { unlink(path) }
+            return .unixDomainSocket(path: path)
+        }
     }
 }
 

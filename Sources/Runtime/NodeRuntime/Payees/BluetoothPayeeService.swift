@@ -27,16 +27,16 @@ struct BluetoothPayeeService: Service {
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
                 try await serve()
-                await state.service(Self.name, is: "stopped")
+                await state.service(Self.name, is: .stopped(nil))
                 return
             } catch let absent as NearbyDeviceAbsent where mode == .auto {
-                await state.service(Self.name, is: "waiting for an adapter: \(absent)")
+                await state.service(Self.name, is: .waiting(for: "an adapter", "\(absent)"))
                 try? await cancelWhenGracefulShutdown { try await Task.sleep(for: lookAgain) }
             } catch {
                 metrics.bluetoothFailed()
                 // `auto` keeps the rest of the node up; `on` was asked for, so its loss stops it.
                 guard mode == .auto else {
-                    await state.service(Self.name, is: "stopped: \(error)")
+                    await state.service(Self.name, is: .stopped("\(error)"))
                     logger.error("bluetooth payee: \(error)")
                     throw error
                 }
@@ -146,7 +146,7 @@ struct BluetoothPayeeService: Service {
             switch event {
             case .ready(let adapter, let address):
                 logger.info("bluetooth payee: ready on \(adapter) (\(address))")
-                await state.service(Self.name, is: "ready on \(adapter) (\(address))")
+                await state.service(Self.name, is: .serving("ready on \(adapter) (\(address))"))
             case .offered:
                 if let id = await offered.current?.id { await feed.paying(id) }
             case .refusedSession(_, let reason):

@@ -44,11 +44,11 @@ struct CameraPayeeService: Service {
                     metrics.cameraFailed()
                     lastProblem = problem
                 }
-                await state.service(Self.name, is: "waiting for the camera: \(problem)")
+                await state.service(Self.name, is: .waiting(for: "the camera", problem))
                 try? await cancelWhenGracefulShutdown { try await Task.sleep(for: lookAgain) }
             }
         }
-        await state.service(Self.name, is: "stopped")
+        await state.service(Self.name, is: .stopped(nil))
     }
 
     /// Takes payments until the node stops (returns) or the camera fails (throws); `opened`
@@ -114,7 +114,7 @@ struct CameraPayeeService: Service {
             case .opened(let camera):
                 opened = true
                 logger.info("camera payee: scanning \(camera)")
-                await state.service(Self.name, is: "scanning \(camera)")
+                await state.service(Self.name, is: .serving("scanning \(camera)"))
             case .offered(let requestID):
                 await feed.paying(requestID)
             case .skipped(let why):

@@ -29,7 +29,7 @@ struct PayeeContext: Sendable {
     /// A payee service that gave up: says why (status, log), then waits for the node's end.
     /// Its service returning would stop the whole node (the services end together).
     func standDown(_ service: String, because error: any Error) async {
-        await state.service(service, is: "stopped: \(error)")
+        await state.service(service, is: .stopped("\(error)"))
         logger.error("\(service) payee: \(error)")
         try? await gracefulShutdown()
     }

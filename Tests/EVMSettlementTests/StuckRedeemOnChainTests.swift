@@ -1,4 +1,5 @@
 import BigInt
+import ChainTestSupport
 import EVM
 import EVMSettlement
 import NodeKit

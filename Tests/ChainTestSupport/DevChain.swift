@@ -1,3 +1,4 @@
+import Codecs
 import EVM
 import Foundation
 import Testing
@@ -5,39 +6,39 @@ import Testing
 /// A dev chain (Rigs/dev-chain) started for a suite on a free port and stopped after it,
 /// with the RPC client the suite's tests share. Apply `.devChain` to a `.serialized` suite:
 /// its tests mine, snapshot and switch automine on one chain.
-struct DevChain: Sendable {
-    static let chainID: UInt64 = 31_999
-    let port: Int
-    let rpc: EthereumRPC
+public struct DevChain: Sendable {
+    public static let chainID: UInt64 = 31_999
+    public let port: Int
+    public let rpc: EthereumRPC
 
-    var url: String { "http://127.0.0.1:\(port)" }
+    public var url: String { "http://127.0.0.1:\(port)" }
 
-    @TaskLocal static var current: DevChain?
+    @TaskLocal public static var current: DevChain?
 
-    static var root: URL {
+    public static var root: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
     }
 
     /// The rig's venv python (made once by Rigs/dev-chain/venv.sh).
-    static var python: String {
+    public static var python: String {
         root.appendingPathComponent("Rigs/dev-chain/.venv/bin/python").path
     }
 
     /// Compiles a Vyper contract with the rig's compiler: its init code.
-    static func compile(_ source: URL) throws -> [UInt8] {
+    public static func compile(_ source: URL) throws -> [UInt8] {
         let vyper = root.appendingPathComponent("Rigs/dev-chain/.venv/bin/vyper").path
         let (status, output) = try Shell.run(vyper, ["-f", "bytecode", source.path])
         guard status == 0 else {
             throw Shell.Failure(what: "vyper \(source.lastPathComponent)", output: output)
         }
-        return bytes(output.trimmingCharacters(in: .whitespacesAndNewlines))
+        return try Hex.decode(output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// A controls call (evm_mine, evm_snapshot, …).
     /// Runs `body` with automine off (transactions wait for `evm_mine`), then turns it back on
     /// whatever happens (which mines what is left in the pool).
-    func withAutomineOff(_ body: () async throws -> Void) async throws {
+    public func withAutomineOff(_ body: () async throws -> Void) async throws {
         try await control("evm_setAutomine", [.bool(false)])
         do { try await body() } catch {
             _ = try? await control("evm_setAutomine", [.bool(true)])
@@ -47,16 +48,18 @@ struct DevChain: Sendable {
     }
 
     @discardableResult
-    func control(_ method: String, _ params: [JSONValue] = []) async throws -> JSONValue {
+    public func control(_ method: String, _ params: [JSONValue] = []) async throws -> JSONValue {
         try await rpc.request(method, params)
     }
 }
 
 /// Starts the chain before the suite and stops it after (`Rigs/dev-chain/start.sh`, `stop.sh`).
-struct DevChainScope: SuiteTrait, TestScoping {
-    let isRecursive = false
+public struct DevChainScope: SuiteTrait, TestScoping {
+    public let isRecursive = false
 
-    func provideScope(
+    public init() {}
+
+    public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let port = try Shell.freePort()
@@ -82,12 +85,12 @@ struct DevChainScope: SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == DevChainScope {
-    static var devChain: DevChainScope { DevChainScope() }
+    public static var devChain: DevChainScope { DevChainScope() }
 }
 
 /// Runs a fresh client for one test against `url`, shut down after.
 @discardableResult
-func withRPC<T>(
+public func withRPC<T>(
     _ url: String, timeout: Duration = .seconds(30), _ body: (EthereumRPC) async throws -> T
 ) async throws -> T {
     let client = EthereumRPC.makeHTTPClient(connectTimeout: .seconds(10), readTimeout: timeout)
@@ -102,11 +105,11 @@ func withRPC<T>(
     }
 }
 
-enum Shell {
-    struct Failure: Error, CustomStringConvertible {
-        let what: String
-        let output: String
-        var description: String { "\(what) failed: \(output)" }
+public enum Shell {
+    public struct Failure: Error, CustomStringConvertible {
+        public let what: String
+        public let output: String
+        public var description: String { "\(what) failed: \(output)" }
     }
 
     /// Runs a program to its end: its status and its output and errors together.
@@ -114,7 +117,7 @@ enum Shell {
     /// posix_spawn, not Foundation's Process: start.sh leaves the server running, and
     /// Process.waitUntilExit on Linux then waits for it too. The child gets an empty signal
     /// mask (the test runner's threads block SIGTERM, which stop.sh sends to the server).
-    static func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
+    public static func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent(
             "evm-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
@@ -146,7 +149,7 @@ enum Shell {
     }
 
     /// A TCP port nothing listens on now (bound to 0 by the kernel, then released).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let (status, output) = try run(
             "/usr/bin/env",
             [

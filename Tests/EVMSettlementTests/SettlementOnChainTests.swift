@@ -1,4 +1,5 @@
 import BigInt
+import ChainTestSupport
 import DevTools
 import EVM
 import EVMSettlement
@@ -43,14 +44,20 @@ import Testing
         return (vault, issuer)
     }
 
-    @Test func heldCoinsAreRedeemedOnChainAndSettledInTheWallet() async throws {
+    /// A vault with the dev account's collateral, and Bob, a payee with gas of his own.
+    func vaultAndFundedPayee() async throws -> (
+        vault: Address, domain: Domain, bobKey: PrivateKey, bob: Address
+    ) {
         let (vault, issuerSender) = try await fundedVault(collateral: 1_000_000 * .gwei)
-        let domain = Domain(chainID: DevChain.chainID, vault: vault)
         let bobKey = PrivateKey.generate()
         let bob = Address(publicKey: bobKey.publicKey)
-        // Bob pays his own gas.
         _ = try await confirmed(
             try await issuerSender.send(to: bob, value: 1_000_000_000 * .gwei).hash)
+        return (vault, Domain(chainID: DevChain.chainID, vault: vault), bobKey, bob)
+    }
+
+    @Test func heldCoinsAreRedeemedOnChainAndSettledInTheWallet() async throws {
+        let (vault, domain, bobKey, bob) = try await vaultAndFundedPayee()
 
         // Five notes of 3 gwei from the dev account as issuer, taken by Bob's wallet.
         let clock = SystemClock()
@@ -67,11 +74,8 @@ import Testing
 
         // The chain's word: one CoinRedeemed per coin from this vault, and the issuer's
         // collateral down by exactly what was paid.
-        let redeemed = try await rpc.logs(
-            LogFilter(
-                fromBlock: .earliest, toBlock: .latest, addresses: [vault],
-                topics: [[VaultCalls.Event.coinRedeemed]]))
-        #expect(Set(redeemed.map { $0.topics[1] }) == Set(coins))
+        let redeemed = try await redeemedCoins(vault)
+        #expect(Set(redeemed) == Set(coins))
         #expect(try await collateral(vault) == collateralBefore - 15 * .gwei)
 
         // A second run finds nothing to do and signs nothing.
@@ -181,12 +185,7 @@ import Testing
     /// (`evm_snapshot`/`evm_revert`) before its confirmations: the engine sees the reorg,
     /// sends the same bytes again, and every coin is redeemed exactly once.
     @Test func aNonceGapAndAReorgEndInOneRedeemPerCoin() async throws {
-        let (vault, issuerSender) = try await fundedVault(collateral: 1_000_000 * .gwei)
-        let domain = Domain(chainID: DevChain.chainID, vault: vault)
-        let bobKey = PrivateKey.generate()
-        let bob = Address(publicKey: bobKey.publicKey)
-        _ = try await confirmed(
-            try await issuerSender.send(to: bob, value: 1_000_000_000 * .gwei).hash)
+        let (vault, domain, bobKey, _) = try await vaultAndFundedPayee()
         let bobOutside = TransactionSender(
             key: bobKey, chainID: DevChain.chainID, rpc: rpc, nonces: MemoryNonceStore())
         _ = try await confirmed(try await bobOutside.send(to: devAccount, value: 1).hash)
@@ -214,11 +213,7 @@ import Testing
         #expect(try await engine.run(passes: 20, pause: .milliseconds(100)) == 0)
         let states = try wallet.coinStates()
         #expect(coins.map { states[$0] } == Array(repeating: .redeemed, count: 3))
-        let redeemed = try await rpc.logs(
-            LogFilter(
-                fromBlock: .earliest, toBlock: .latest, addresses: [vault],
-                topics: [[VaultCalls.Event.coinRedeemed]]))
-        #expect(redeemed.map { $0.topics[1] }.sorted() == coins.sorted())
+        #expect(try await redeemedCoins(vault).sorted() == coins.sorted())
     }
 
     /// A fresh wallet of `key` that took `count` notes of `amount` from the dev account.
@@ -237,6 +232,15 @@ import Testing
         try wallet.trust(issuer.address, now: clock.now())
         let coins = try wallet.receive(envelope, key: key, now: clock.now()).credited.map(\.id)
         return (wallet, coins)
+    }
+
+    /// The coins the vault's CoinRedeemed events name, in order.
+    func redeemedCoins(_ vault: Address) async throws -> [Bytes32] {
+        try await rpc.logs(
+            LogFilter(
+                fromBlock: .earliest, toBlock: .latest, addresses: [vault],
+                topics: [[VaultCalls.Event.coinRedeemed]])
+        ).map { $0.topics[1] }
     }
 
     func collateral(_ vault: Address) async throws -> BigUInt {
