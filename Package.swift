@@ -246,7 +246,7 @@ let package = Package(
             dependencies: [
                 "NodeRuntime", "NodeKit", "NodeHost", "Settlement", "DevTools", "QRTransport",
                 "Tender",
-                "Keystore", "QR", "EVM", "Secp256k1", "Printing", "PaymentCodes", "Scanning",
+                "Keystore", "QR", "Secp256k1", "Printing", "PaymentCodes", "Scanning",
                 "Camera", "Posix",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Sources/CLI/TenderCLI", swiftSettings: strict,

@@ -22,7 +22,7 @@ import Testing
     @Test func theCommandLineImportsNoAdapterTheRuntimeOwns() throws {
         let forbidden = [
             "Bluetooth", "BlueZ", "DBus", "NodeAPI", "Hummingbird", "ServiceLifecycle",
-            "EVMSettlement", "AsyncHTTPClient", "NodeLogging",
+            "EVMSettlement", "EVM", "AsyncHTTPClient", "NodeLogging",
         ]
         let files = try Self.sources("Sources/CLI")
         #expect(!files.isEmpty)

@@ -106,12 +106,13 @@ extension WalletDatabase {
                 sql: """
                     INSERT INTO outgoing_payments(request_id, payee, asset, amount, memo, state,
                         digest, envelope, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, 'prepared', ?, ?, ?, ?)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
             ).execute(
                 arguments: [
                     id, plan.payment.payee, plan.payment.asset,
-                    plan.payment.amount, plan.payment.memo, plan.digest,
+                    plan.payment.amount, plan.payment.memo, OutgoingPaymentState.prepared.rawValue,
+                    plan.digest,
                     Data(envelope), now.column, now.column,
                 ])
             for coin in plan.spent {

@@ -11,9 +11,9 @@ extension WalletDatabase {
             let coins = try Bytes32.fetchAll(
                 db,
                 sql: """
-                    SELECT id FROM coins WHERE state = 'unspent' AND expiry > ?
+                    SELECT id FROM coins WHERE state = ? AND expiry > ?
                         ORDER BY rowid LIMIT ?
-                    """, arguments: [now.column, limit])
+                    """, arguments: [CoinState.unspent.rawValue, now.column, limit])
             return try coins.map { ($0, try Self.proof(db, of: $0)) }
         }
     }

@@ -3,6 +3,7 @@ import DevTools
 import Keystore
 import NodeHost
 import NodeKit
+import NodeRuntime
 import Tender
 
 struct IssuerCommand: AsyncParsableCommand {
@@ -115,28 +116,27 @@ struct IssuerIssueCommand: AsyncParsableCommand {
             let (noteAmount, units): (Amount, Denomination)
             if let rpc {
                 // One connection: the chain's id, the token's decimals, the collateral.
-                (noteAmount, units) = try await withChain(rpc) { chain, chainID in
-                    guard chainID == domain.chainID else {
+                (noteAmount, units) = try await VaultDesk.connect(to: rpc, host: host) { desk in
+                    guard desk.chainID == domain.chainID else {
                         throw NodeError(
                             .usage(
-                                "\(rpc) serves chain \(chainID); these notes are for chain \(domain.chainID)"
+                                "\(rpc) serves chain \(desk.chainID); these notes are for chain \(domain.chainID)"
                             ))
                     }
-                    let units = try await issuerDenomination(
-                        of: assetAddress, chainID: chainID, host: host, rpc: chain)
+                    let units = try await desk.denomination(of: assetAddress)
                     let noteAmount = try units.positiveAmount(amount)
                     let (total, overflow) = noteAmount.multipliedReportingOverflow(
                         by: Amount(clamping: count))
                     guard !overflow else {
                         throw ValidationError("--amount × --count exceeds 2^128")
                     }
-                    try await requireCollateral(
+                    try await desk.requireCollateral(
                         issuer: issuer.address, asset: assetAddress, total: total,
-                        expiry: now + expiresIn, vault: domain.vault, chain)
+                        expiry: now + expiresIn, vault: domain.vault)
                     return (noteAmount, units)
                 }
             } else {
-                units = try await issuerDenomination(
+                units = try VaultDesk.denomination(
                     of: assetAddress, chainID: domain.chainID, host: host)
                 noteAmount = try units.positiveAmount(amount)
             }

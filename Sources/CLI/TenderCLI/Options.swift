@@ -1,6 +1,5 @@
 import ArgumentParser
 import Camera
-import EVM
 import Foundation
 import NodeHost
 import NodeKit
@@ -74,23 +73,14 @@ enum Failure {
         case let error as ProtocolError: ("rejected: \(error)", rejected)
         case let error as QRError: (error.description, rejected)
         case let error as PrintingError: (error.description, io)
-        case let error as EVMError: (error.description, status(of: error))
         default: (String(describing: error), io)
-        }
-    }
-
-    static func status(of error: EVMError) -> Int32 {
-        switch error {
-        case .wrongChain: usage
-        case .executionReverted: rejected
-        default: io
         }
     }
 
     static func status(of error: NodeError) -> Int32 {
         switch error.kind {
         case .usage: usage
-        case .rejected, .overLimit: rejected
+        case .rejected, .overLimit, .refusedOnChain: rejected
         case .missing: missing
         case .exists: exists
         case .busy: busy
@@ -118,6 +108,9 @@ extension Failure {
                 "is the payee's `tender receive --ble` running, and its adapter in range?"
             case .stopWalletUsers: "`tender node`, or another command, is using it"
             case .setSpendingLimits: "[[limits]] in node.toml, Docs/OPERATIONS.md"
+            case .deployVault: "deploy one with `tender vault deploy`, or give --vault"
+            case .depositCollateral: "`tender issuer deposit` first"
+            case .lockCollateral: "`tender issuer deposit --lock-for SECONDS`"
             }
         }
     }

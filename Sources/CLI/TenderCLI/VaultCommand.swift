@@ -1,7 +1,7 @@
 import ArgumentParser
 import DevTools
-import EVM
 import NodeKit
+import NodeRuntime
 import Secp256k1
 import Tender
 
@@ -41,19 +41,18 @@ struct VaultDeployCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             let key = try signer.key(global)
-            try await chain.connect { rpc, chainID in
-                let vaultOperator = VaultOperator(key: key, rpc: rpc, chainID: chainID)
-                let (vault, receipt) = try await vaultOperator.deploy()
+            try await chain.connect(host: global.host) { desk in
+                let deployed = try await desk.deploy(signer: key)
                 if output.json {
                     try printJSON([
-                        "vault": vault.checksummed, "chainId": chainID,
-                        "deployer": vaultOperator.address.checksummed,
-                        "transaction": receipt.transactionHash.hex, "block": receipt.blockNumber,
-                        "gasUsed": receipt.gasUsed, "compiler": VaultInitCode.compiler,
+                        "vault": deployed.vault.checksummed, "chainId": desk.chainID,
+                        "deployer": deployed.deployer.checksummed,
+                        "transaction": deployed.transaction.hex, "block": deployed.block,
+                        "gasUsed": deployed.gasUsed, "compiler": deployed.compiler,
                     ])
                 } else {
                     print(
-                        "Vault \(vault) deployed on chain \(chainID) by \(vaultOperator.address) in block \(receipt.blockNumber) (\(receipt.gasUsed) gas, \(VaultInitCode.compiler))"
+                        "Vault \(deployed.vault) deployed on chain \(desk.chainID) by \(deployed.deployer) in block \(deployed.block) (\(deployed.gasUsed) gas, \(deployed.compiler))"
                     )
                 }
             }
@@ -74,42 +73,34 @@ struct VaultShowCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             let address = try vault.address(global)
-            let host = global.host
-            try await chain.connect { rpc, chainID in
-                let read = try await rpc.vaultCollateral(address)
-                let rows = read.entries.sorted { ($0.issuer, $0.asset) < ($1.issuer, $1.asset) }
+            try await chain.connect(host: global.host) { desk in
+                let holdings = try await desk.holdings(of: address)
                 if output.json {
                     try printJSON([
-                        "vault": address.checksummed, "chainId": chainID, "block": read.block,
-                        "collateral": rows.map {
+                        "vault": address.checksummed, "chainId": desk.chainID,
+                        "block": holdings.block,
+                        "collateral": holdings.rows.map {
                             [
                                 "issuer": $0.issuer.checksummed, "asset": $0.asset.checksummed,
-                                "amount": String($0.amount),
-                                "lockedUntil": String(read.lockedUntil[$0.issuer] ?? 0),
+                                "amount": $0.amount.description,
+                                "lockedUntil": holdings.lockedUntil($0.issuer).description,
                             ]
                         },
                     ])
                     return
                 }
-                print("Vault \(address) on chain \(chainID), block \(read.block):")
-                if rows.isEmpty { print("  no collateral deposited yet") }
-                let units = try await issuerDenominations(
-                    of: rows.map(\.asset), chainID: chainID, host: host, rpc: rpc)
-                for row in rows {
-                    let amount = formatChainAmount(row.amount, units[row.asset]!)
+                print("Vault \(address) on chain \(desk.chainID), block \(holdings.block):")
+                if holdings.rows.isEmpty { print("  no collateral deposited yet") }
+                let units = try await desk.denominations(of: holdings.rows.map(\.asset))
+                for row in holdings.rows {
+                    let amount = row.amount.formatted(units[row.asset]!)
                     print(
-                        "  issuer \(row.issuer), asset \(row.asset): \(amount), \(lockText(read.lockedUntil[row.issuer]))"
+                        "  issuer \(row.issuer), asset \(row.asset): \(amount), \(holdings.lockedUntil(row.issuer).lockText)"
                     )
                 }
             }
         }
     }
-}
-
-/// "locked until …" or "not locked", for a vault's `lockedUntil`.
-func lockText(_ until: Wei?) -> String {
-    guard let until, until > 0, let seconds = UInt64(exactly: until) else { return "not locked" }
-    return "locked until \(UTCTime.format(seconds))"
 }
 
 /// `--vault` for commands about one vault.

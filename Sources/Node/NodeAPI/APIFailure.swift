@@ -33,6 +33,9 @@ public struct APIFailure: HTTPResponseError {
         case .startNearbyPayee: "is the payee's Bluetooth service running, its adapter in range?"
         case .stopWalletUsers: "the node, or another command, is using it"
         case .setSpendingLimits: "[[limits]] in the node's node.toml, Docs/OPERATIONS.md"
+        case .deployVault: "`tender vault deploy` on the node's host"
+        case .depositCollateral: "`tender issuer deposit` on the issuer's host"
+        case .lockCollateral: "`tender issuer deposit --lock-for SECONDS` on the issuer's host"
         }
     }
 
@@ -48,7 +51,7 @@ public struct APIFailure: HTTPResponseError {
         let status: HTTPResponse.Status =
             switch error.kind {
             case .usage: .badRequest
-            case .rejected: .unprocessableContent
+            case .rejected, .refusedOnChain: .unprocessableContent
             case .overLimit: .forbidden
             case .missing: .notFound
             case .exists, .busy: .conflict

@@ -27,6 +27,8 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
         /// A device or service the command needs is not there or not on (bluetoothd, a
         /// Bluetooth adapter, rfkill).
         case unavailable(String)
+        /// The chain refused a transaction or call (it reverted): nothing changed on chain.
+        case refusedOnChain(String)
     }
 
     public let kind: Kind
@@ -60,7 +62,7 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
             case .overLimit(let refusal): refusal.description(in: wording)
             case .usage(let what), .missing(let what), .exists(let what), .busy(let what),
                 .passphrase(let what), .permission(let what), .key(let what), .io(let what),
-                .unavailable(let what):
+                .unavailable(let what), .refusedOnChain(let what):
                 what
             }
         if let note { text += "; \(note)" }
@@ -82,6 +84,7 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
         case .io: "io"
         case .overLimit: "over-limit"
         case .unavailable: "unavailable"
+        case .refusedOnChain: "reverted"
         }
     }
 

@@ -26,6 +26,12 @@ public enum ResolvingStep: Sendable, Equatable {
     case stopWalletUsers
     /// Give the node spending limits (what it may pay on its own).
     case setSpendingLimits
+    /// Deploy a vault (or name the one deployed).
+    case deployVault
+    /// Deposit the issuer's collateral in the vault.
+    case depositCollateral
+    /// Lock the issuer's collateral past its notes' expiry.
+    case lockCollateral
 }
 
 /// Base units, and the steps named for what they do.
@@ -46,6 +52,9 @@ public struct PlainWording: ErrorWording {
         case .startNearbyPayee: "is the payee's Bluetooth service running, its adapter in range?"
         case .stopWalletUsers: "stop what holds it open"
         case .setSpendingLimits: "[[limits]] in node.toml, Docs/OPERATIONS.md"
+        case .deployVault: "deploy one, or name the vault deployed"
+        case .depositCollateral: "deposit collateral first"
+        case .lockCollateral: "lock the collateral past them first"
         }
     }
 }

@@ -43,10 +43,8 @@ public actor NearbyPayee: PaymentSource {
     }
 
     private let bluetooth: BluetoothSession
-    private let adapter: Adapter
     /// Nil: nothing offered now (not advertised; a payer that connects anyway gets no request).
     private var offering: Offering?
-    private let localName: String
     private let evidence: @Sendable () -> [[UInt8]]
     private let onEvidence: @Sendable ([[UInt8]]) -> Void
     private let onEvent: @Sendable (Event) -> Void
@@ -56,12 +54,7 @@ public actor NearbyPayee: PaymentSource {
     private var channels: PayeeChannels?
     private var sessions: PayeeSessions
     private var payments = PaymentQueue()
-    /// What is published: the GATT application, its registration with the adapter and the
-    /// advertisement (while a request is offered). Each registration is a handle that
-    /// unregisters.
-    private var application: GattApplication?
-    private var service: Registration?
-    private var advertisement: Registration?
+    private let publication: PayeePublication
     private var watcher: Task<Void, Never>?
 
     public init(
@@ -72,10 +65,10 @@ public actor NearbyPayee: PaymentSource {
         onEvent: @escaping @Sendable (Event) -> Void
     ) throws(BluetoothError) {
         self.bluetooth = bluetooth
-        self.adapter = adapter
+        self.publication = PayeePublication(
+            bluetooth: bluetooth, adapter: adapter, localName: localName)
         self.sessions = PayeeSessions(staticKey: staticKey)
         self.offering = offering
-        self.localName = localName
         self.evidence = evidence
         self.onEvidence = onEvidence
         self.onEvent = onEvent
@@ -124,74 +117,34 @@ public actor NearbyPayee: PaymentSource {
     /// A new request: payers that connect from now on get it.
     public func offer(_ offering: Offering) async throws(BluetoothError) {
         self.offering = offering
-        try await advertise()
+        try await publication.advertise(offering.tag)
     }
 
     /// Nothing offered any more (the request was paid, or expired): the advertisement ends,
     /// the service stays for the payers already connected.
     public func withdraw() async {
         offering = nil
-        await advertisement?.cancelAndWait()
-        advertisement = nil
+        try? await publication.advertise(nil)
     }
 
     private func republish() async throws(BluetoothError) {
-        await unpublish()
+        await publication.unpublish(links: links)
         try await publish()
         onEvent(.restarted)
     }
 
     private func publish() async throws(BluetoothError) {
-        try await adapter.powerOn()
-        let links = self.links
         let psm = channels?.psm
-        let request: @Sendable () async -> [UInt8] = { [weak self] in
-            PayeeInfo(request: await self?.offering?.request ?? [], psm: psm).encoded
-        }
-        let application = GattApplication(
-            root: ObjectPath(checked: "/tender/payee"), service: TenderGATT.service,
-            characteristics: [
-                .init(
-                    uuid: TenderGATT.info, flags: ["read"],
-                    onRead: { _ in await request() }),
-                .init(
-                    uuid: TenderGATT.rx, flags: ["write", "write-without-response"],
-                    onWrite: { value, request in await links.take(value, from: request.device) }),
-                .init(uuid: TenderGATT.tx, flags: ["notify"]),
-            ])
-        do { try await application.export(on: bluetooth.bus) } catch {
-            throw BluetoothError(error, doing: "exporting the payment service")
-        }
-        self.application = application
-        await links.start(
-            application: application,
+        try await publication.publish(
+            links: links,
+            info: { [weak self] in
+                PayeeInfo(request: await self?.offering?.request ?? [], psm: psm).encoded
+            },
+            tag: offering?.tag,
             onMessage: { [weak self] link, message in await self?.take(message, on: link) },
             onClosed: { [weak self] link in await self?.forget(link) })
-        service = try await adapter.register(application)
-        try await advertise()
+        let adapter = publication.adapter
         onEvent(.ready(adapter: adapter.name, address: try await adapter.address()))
-    }
-
-    private func advertise() async throws(BluetoothError) {
-        // The old advertisement unregistered first: the new one takes the same path.
-        await advertisement?.cancelAndWait()
-        advertisement = nil
-        guard let offering else { return }
-        advertisement = try await adapter.advertise(
-            Advertisement(
-                serviceUUIDs: [TenderGATT.service], localName: localName,
-                manufacturerData: [TenderGATT.tagCompany: offering.tag]),
-            at: ObjectPath(checked: "/tender/payee_advertisement"))
-    }
-
-    private func unpublish() async {
-        await advertisement?.cancelAndWait()
-        advertisement = nil
-        await service?.cancelAndWait()
-        service = nil
-        await links.stop()
-        await application?.unexport()
-        application = nil
     }
 
     // MARK: - Sessions
@@ -273,6 +226,6 @@ public actor NearbyPayee: PaymentSource {
         watcher?.cancel()
         for link in sessions.links { await end(link, reason: .done) }
         await channels?.stop()
-        await unpublish()
+        await publication.unpublish(links: links)
     }
 }

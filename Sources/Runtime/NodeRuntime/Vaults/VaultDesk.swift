@@ -1,0 +1,194 @@
+import EVM
+import NodeHost
+import NodeKit
+import Secp256k1
+import Tender
+
+/// A vault's issuer and readers on one chain, through one endpoint: the vault deployed,
+/// collateral deposited and locked, what it holds read, and what an issuer must hold before
+/// its notes are accepted. What the vault and issuer commands do, without their words; the
+/// chain's failures come out as `NodeError`s.
+public struct VaultDesk: Sendable {
+    /// The chain the endpoint serves (asked first).
+    public let chainID: UInt64
+    public var endpoint: String { rpc.endpoint }
+    let rpc: EthereumRPC
+    let host: NodeHost
+
+    /// Runs `body` with a desk on `endpoint`'s chain, asked first for its id: an endpoint
+    /// that does not answer is said before anything else happens.
+    public static func connect<T>(
+        to endpoint: String, host: NodeHost, _ body: (VaultDesk) async throws -> T
+    ) async throws -> T {
+        let client = EthereumRPC.makeHTTPClient()
+        let rpc = EthereumRPC(endpoint: endpoint, client: client)
+        do {
+            let chainID: UInt64
+            do { chainID = try await rpc.chainID() } catch {
+                throw NodeError(.io("\(error)"), note: "is the chain's node running? (--rpc URL)")
+            }
+            let result = try await body(VaultDesk(chainID: chainID, rpc: rpc, host: host))
+            try? await client.shutdown()
+            return result
+        } catch {
+            try? await client.shutdown()
+            throw nodeFailure(error)
+        }
+    }
+
+    /// A vault deployed, and by what.
+    public struct Deployment: Sendable {
+        public let vault: Address
+        public let deployer: Address
+        public let transaction: Bytes32
+        public let block: UInt64
+        public let gasUsed: UInt64
+        /// The compiler that made the embedded code.
+        public let compiler: String
+    }
+
+    /// Deploys the embedded vault (Contracts/Vault.vy), signed and paid by `signer`.
+    public func deploy(signer: PrivateKey) async throws -> Deployment {
+        let deployer = VaultOperator(key: signer, rpc: rpc, chainID: chainID)
+        let (vault, receipt) = try await deployer.deploy()
+        return Deployment(
+            vault: vault, deployer: deployer.address, transaction: receipt.transactionHash,
+            block: receipt.blockNumber, gasUsed: receipt.gasUsed,
+            compiler: VaultInitCode.compiler)
+    }
+
+    /// What a vault holds at the head: each issuer's collateral per asset, and its lock.
+    public struct Holdings: Sendable {
+        public struct Row: Sendable {
+            public let issuer: Address
+            public let asset: Address
+            public let amount: ChainWord
+        }
+
+        public let vault: Address
+        public let block: UInt64
+        /// By issuer, then asset.
+        public let rows: [Row]
+        let locks: [Address: ChainWord]
+
+        /// `issuer`'s lock (zero: never locked).
+        public func lockedUntil(_ issuer: Address) -> ChainWord { locks[issuer] ?? .zero }
+    }
+
+    public func holdings(of vault: Address) async throws -> Holdings {
+        let read = try await rpc.vaultCollateral(vault)
+        return Holdings(
+            vault: vault, block: read.block,
+            rows: read.entries.sorted { ($0.issuer, $0.asset) < ($1.issuer, $1.asset) }.map {
+                Holdings.Row(issuer: $0.issuer, asset: $0.asset, amount: ChainWord($0.amount))
+            },
+            locks: read.lockedUntil.mapValues(ChainWord.init))
+    }
+
+    /// Refuses an address without code: a mistyped vault would swallow a deposit.
+    public func requireCode(at vault: Address) async throws {
+        guard try await !rpc.code(at: vault).isEmpty else {
+            throw NodeError(
+                .usage("there is no contract at \(vault) on \(endpoint)"), resolvedBy: .deployVault)
+        }
+    }
+
+    /// A deposit made, and where the issuer stands after it.
+    public struct Deposit: Sendable {
+        public let issuer: Address
+        public let collateral: ChainWord
+        public let lockedUntil: ChainWord
+        public let transactions: [Bytes32]
+        /// The lock asked for was not sent: the collateral is locked this long already.
+        public let alreadyLockedUntil: ChainWord?
+    }
+
+    /// Deposits `amount` of `asset` from `key`'s account into `vault` (a token approved for
+    /// the vault first), then, with `lockUntil`, extends the account's lock to then (a lock
+    /// only ever lengthens: one that lasts already is left).
+    public func deposit(
+        _ amount: Amount, of asset: Address, into vault: Address, key: PrivateKey,
+        lockUntil: UInt64?
+    ) async throws -> Deposit {
+        try await requireCode(at: vault)
+        let issuer = VaultOperator(key: key, rpc: rpc, chainID: chainID)
+        var transactions = [
+            try await issuer.deposit(Wei(amount), of: asset, into: vault).transactionHash
+        ]
+        var already: ChainWord?
+        if let lockUntil {
+            let current = try await lockedUntil(issuer.address, in: vault)
+            if current.lasts(until: lockUntil) {
+                already = current
+            } else {
+                transactions.append(
+                    try await issuer.lock(until: lockUntil, in: vault).transactionHash)
+            }
+        }
+        let after = try await holdings(of: vault)
+        let total = after.rows.first { $0.issuer == issuer.address && $0.asset == asset }?.amount
+        return Deposit(
+            issuer: issuer.address, collateral: total ?? .zero,
+            lockedUntil: after.lockedUntil(issuer.address), transactions: transactions,
+            alreadyLockedUntil: already)
+    }
+
+    /// Before notes are issued: `vault` holds at least `total` of `asset` for `issuer`,
+    /// locked past the notes' `expiry` (what an open-mode payee checks against its snapshot).
+    public func requireCollateral(
+        issuer: Address, asset: Address, total: Amount, expiry: UInt64, vault: Address
+    ) async throws {
+        try await requireCode(at: vault)
+        let held = ChainWord(
+            try await rpc.vaultUInt(vault, VaultCalls.collateral(issuer: issuer, asset: asset)))
+        guard held.isAtLeast(total) else {
+            throw NodeError(
+                .usage(
+                    "issuer \(issuer) has \(held) of asset \(asset) in vault \(vault); these notes total \(total)"
+                ), resolvedBy: .depositCollateral)
+        }
+        let until = try await lockedUntil(issuer, in: vault)
+        guard until.lasts(until: expiry) else {
+            throw NodeError(
+                .usage(
+                    "issuer \(issuer)'s collateral is \(until.lockText), before these notes expire at \(UTCTime.format(expiry))"
+                ), resolvedBy: .lockCollateral)
+        }
+    }
+
+    /// The vault's `lockedUntil(issuer)` at the head.
+    public func lockedUntil(_ issuer: Address, in vault: Address) async throws -> ChainWord {
+        ChainWord(try await rpc.vaultUInt(vault, VaultCalls.lockedUntil(issuer: issuer)))
+    }
+
+    /// How `asset`'s amounts read here: the chain's coin as the chain registry names it, a
+    /// token as its contract says (base units when it says nothing).
+    public func denomination(of asset: Address) async throws -> Denomination {
+        if asset == .zero { return try host.chainRegistry().nativeCoin(chainID: chainID) }
+        do { return try await rpc.tokenDenomination(asset) ?? .baseUnits } catch {
+            throw NodeError(.io("reading the symbol and decimals of token \(asset): \(error)"))
+        }
+    }
+
+    /// `denomination` of each asset among `assets`, read once per asset.
+    public func denominations(
+        of assets: some Sequence<Address>
+    ) async throws -> [Address: Denomination] {
+        var read: [Address: Denomination] = [:]
+        for asset in Set(assets) { read[asset] = try await denomination(of: asset) }
+        return read
+    }
+
+    /// How an issuer's amounts read with no chain at hand (an issuer folder may have no
+    /// wallet): the chain's coin as the registry names it, a token as this folder's wallet
+    /// read it at sync, else base units.
+    public static func denomination(
+        of asset: Address, chainID: UInt64, host: NodeHost
+    ) throws -> Denomination {
+        if asset == .zero { return try host.chainRegistry().nativeCoin(chainID: chainID) }
+        guard host.directory.exists, let wallet = try? host.openWallet(),
+            wallet.domain.chainID == chainID
+        else { return .baseUnits }
+        return (try? wallet.tokenDenominations())?[asset] ?? .baseUnits
+    }
+}
