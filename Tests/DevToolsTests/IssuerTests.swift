@@ -36,9 +36,12 @@ import Testing
         var generator = SeededGenerator(seed: 8)
         let cases: [(Address, Amount, Int, String)] = [
             (.zero, 1, 1, "zero address"),
-            (owner, 1, 0, "--count must be between 1"),
-            (owner, 1, VerificationLimits.standard.maxNotes + 1, "--count must be between 1"),
-            (owner, 0, 1, "--amount must be positive"),
+            (owner, 1, 0, "count of notes must be between 1"),
+            (
+                owner, 1, VerificationLimits.standard.maxNotes + 1,
+                "count of notes must be between 1"
+            ),
+            (owner, 0, 1, "amount must be positive"),
             (owner, Amount.max, 2, "exceeds 2^128 - 1"),
         ]
         for (to, amount, count, named) in cases {

@@ -35,9 +35,10 @@ import Testing
 
     /// Errors below the command line carry a `ResolvingStep`; each front end names it (the
     /// API, a front end of its own, names the host's commands in its wording).
-    @Test func nothingBelowTheCommandLineNamesACommand() throws {
+    @Test func nothingBelowTheCommandLineNamesACommandOrAnOption() throws {
+        // A command, or an option inside a string literal ("… --rpc URL").
         let command = try Regex(
-            #"tender (init|issuer|chain|sync|node|pay|receive|payments|backup|restore|request|scan|show|print|vault|trust|balance|history|evidence|inspect|address|peers|receipt)\b"#
+            #"tender (init|issuer|chain|sync|node|pay|receive|payments|backup|restore|request|scan|show|print|vault|trust|balance|history|evidence|inspect|address|peers|receipt)\b|"[^"]*[\s(]--[a-z][a-z-]+|"--[a-z][a-z-]+"#
         )
         let folders = [
             "Sources/Core", "Sources/Adapters", "Sources/Node", "Sources/Runtime",

@@ -44,10 +44,10 @@ import Testing
         #expect(units.format(2_500_000, of: usdc) == "2.50 USDC (\(short))")
         #expect(units.format(250, of: plain) == "250 base units of \(plain)")
         #expect(units.format(10_000_000_000_000_000, of: .zero) == "0.01 ETH")
-        #expect(try units.parse("2.5", of: usdc) == 2_500_000)
-        #expect(try units.parse("250", of: plain) == 250)
-        #expect(throws: NodeError.self) { try units.parse("2.5", of: plain) }
-        #expect(throws: NodeError.self) { try units.parse("0", of: usdc) }
+        #expect(try units.parse("2.5", of: usdc, field: "amount") == 2_500_000)
+        #expect(try units.parse("250", of: plain, field: "amount") == 250)
+        #expect(throws: NodeError.self) { try units.parse("2.5", of: plain, field: "amount") }
+        #expect(throws: NodeError.self) { try units.parse("0", of: usdc, field: "amount") }
     }
 
     @Test func aSyncRunReportsWhatItRead() async throws {

@@ -94,8 +94,8 @@ import Testing
         #expect(Denomination.baseUnits.description == "base units")
     }
 
-    /// A payment that cannot be made reads in the units typed; what the core says alone stays
-    /// base units (it does not know the asset's decimals).
+    /// A payment that cannot be made, and an issuer's cap, read in the units typed; what the
+    /// core says alone stays base units (it does not know the asset's decimals).
     @Test func anInsufficientFundsRefusalReadsInTheUnitsGiven() {
         let refusal = ProtocolError(
             .insufficientFunds(
@@ -110,10 +110,13 @@ import Testing
             refusal.description
                 == "insufficient funds: need 9000000, spendable 2500000 (also held: 1000000 paid out and awaiting receipts; 5 expired)"
         )
-        // Amounts of another asset than the one paid keep base units.
         let exposure = ProtocolError(
             .exposureExceeded(issuer: .zero, asset: .zero, requested: 7, remaining: 3))
-        #expect(exposure.description(in: wording) == exposure.description)
+        #expect(
+            exposure.description(in: wording)
+                == "accepting 0.000007 USDC more from issuer \(Address.zero) (asset \(Address.zero)) exceeds its remaining cap 0.000003 USDC"
+        )
+        #expect(exposure.description.contains("accepting 7 more"))
     }
 }
 

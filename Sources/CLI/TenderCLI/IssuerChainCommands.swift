@@ -61,7 +61,7 @@ struct IssuerDepositCommand: AsyncParsableCommand {
                     print("The collateral is already locked past that: \(already.lockText)")
                 }
                 print(
-                    "Deposited \(units.format(amount)) (asset \(assetAddress)) into vault \(vaultAddress): issuer \(deposit.issuer) now has \(deposit.collateral.formatted(units)), \(deposit.lockedUntil.lockText)"
+                    "Deposited \(units.format(amount)) (asset \(assetAddress)) into vault \(vaultAddress) on chain \(desk.chainID): issuer \(deposit.issuer) now has \(deposit.collateral.formatted(units)), \(deposit.lockedUntil.lockText)"
                 )
             }
         }

@@ -80,7 +80,7 @@ enum Failure {
     static func status(of error: NodeError) -> Int32 {
         switch error.kind {
         case .usage: usage
-        case .rejected, .overLimit, .refusedOnChain: rejected
+        case .rejected, .overLimit, .refusedOnChain, .refusedByPayee: rejected
         case .missing: missing
         case .exists: exists
         case .busy: busy
@@ -111,6 +111,9 @@ extension Failure {
             case .deployVault: "deploy one with `tender vault deploy`, or give --vault"
             case .depositCollateral: "`tender issuer deposit` first"
             case .lockCollateral: "`tender issuer deposit --lock-for SECONDS`"
+            case .checkChainEndpoint: "is the chain's node running? (--rpc URL)"
+            case .restoreElsewhereOrReplace:
+                "restore into a new or empty folder (--data-dir), or pass --force to replace it (its contents are kept aside)"
             }
         }
     }
@@ -137,4 +140,18 @@ func printJSON(_ value: Any) throws {
     let data = try JSONSerialization.data(
         withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     print(String(decoding: data, as: UTF8.self))
+}
+
+extension Denominations {
+    /// `--amount` typed for `asset`, in base units.
+    func parse(_ text: String, of asset: Address) throws(NodeError) -> Amount {
+        try parse(text, of: asset, field: "--amount")
+    }
+}
+
+extension Denomination {
+    /// `--amount`, positive, in base units.
+    func positiveAmount(_ text: String) throws(NodeError) -> Amount {
+        try positiveAmount(text, field: "--amount")
+    }
 }

@@ -20,7 +20,9 @@ extension NearbyPayment.Progress {
             return
                 "an earlier payment of \(units.format(earlier.amount, of: earlier.asset)) to this payee is \(earlier.state.rawValue) (request \(earlier.requestID.hex)): sending it again"
         case .earlierReceiptRecorded: return "receipt recorded for the earlier payment"
-        case .earlierRefused(let error): return "the payee refused the earlier payment: \(error)"
+        case .earlierRefused(let error):
+            return
+                "the payee refused the earlier payment: \(error.description(in: Failure.wording(units)))"
         case .paying(let event, let terms):
             switch event {
             case .prepared:
@@ -61,7 +63,7 @@ extension NearbyPayment.Result {
                 )
             case .refused(let record, let error):
                 print(
-                    "Earlier payment of \(units.format(record.amount, of: record.asset)) to \(record.payee) (request \(record.requestID.hex)): refused by the payee: \(error)"
+                    "Earlier payment of \(units.format(record.amount, of: record.asset)) to \(record.payee) (request \(record.requestID.hex)): refused by the payee: \(error.description(in: Failure.wording(units)))"
                 )
             }
         }

@@ -69,7 +69,7 @@ struct BluetoothReceiver {
             default: break
             }
             if case .accepted(let received) = event { return report(received, units: units) }
-            guard !quiet, let line = event.line else { return }
+            guard !quiet, let line = event.line(units: units) else { return }
             say(line)
         }
     }
@@ -102,8 +102,9 @@ struct BluetoothReceiver {
 }
 
 extension NearbyReceiver.Event {
-    /// What `tender receive --ble` says of it (a payment accepted is reported on its own).
-    var line: String? {
+    /// What `tender receive --ble` says of it (a payment accepted is reported on its own),
+    /// amounts in `units`.
+    func line(units: Denominations) -> String? {
         switch self {
         case .ready(let adapter, let address):
             "ready: advertising on \(adapter) (\(address)); waiting for payers"
@@ -114,7 +115,10 @@ extension NearbyReceiver.Event {
         case .restarted: "bluetoothd restarted: service and advertisement registered again"
         case .registerAgainFailed(let attempt, let reason):
             "bluetoothd restarted: registering again failed (attempt \(attempt)): \(reason)"
-        case .refused(let error): "refused a payment: \(error)"
+        case .refused(let error):
+            "refused a payment: \(error.description(in: Failure.wording(units)))"
+        case .nextRequestFailed(let reason):
+            "no new request offered (\(reason)); the paid one is withdrawn: start again to be paid"
         case .accepted: nil
         }
     }

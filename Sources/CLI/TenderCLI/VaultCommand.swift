@@ -74,6 +74,8 @@ struct VaultShowCommand: AsyncParsableCommand {
         try await guarded {
             let address = try vault.address(global)
             try await chain.connect(host: global.host) { desk in
+                // An address without code is no vault, not an empty one.
+                try await desk.requireCode(at: address)
                 let holdings = try await desk.holdings(of: address)
                 if output.json {
                     try printJSON([

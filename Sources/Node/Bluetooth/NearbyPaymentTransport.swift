@@ -42,7 +42,7 @@ public final class NearbyPaymentTransport: PaymentTransport {
         case .receipt(let receipt)?: return receipt
         case .refused(let code, let reason)?:
             refusalReason.withLock { $0 = "\(reason) (\(code))" }
-            throw NodeError(.io("the payee refused the payment: \(reason) (\(code))"))
+            throw NodeError(.refusedByPayee(code: code, reason: reason))
         case nil: return nil
         }
     }

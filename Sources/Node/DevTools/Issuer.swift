@@ -21,13 +21,15 @@ public struct Issuer: Sendable {
         using generator: inout some RandomNumberGenerator
     ) throws(NodeError) -> (payment: Payment, envelope: [UInt8]) {
         guard owner != .zero else {
-            throw NodeError(.usage("--to: the zero address belongs to no one"))
+            throw NodeError(.usage("the recipient is the zero address, which belongs to no one"))
         }
         guard count >= 1, count <= VerificationLimits.standard.maxNotes else {
             throw NodeError(
-                .usage("--count must be between 1 and \(VerificationLimits.standard.maxNotes)"))
+                .usage(
+                    "the count of notes must be between 1 and \(VerificationLimits.standard.maxNotes)"
+                ))
         }
-        guard amount > 0 else { throw NodeError(.usage("--amount must be positive")) }
+        guard amount > 0 else { throw NodeError(.usage("a note's amount must be positive")) }
         let (total, overflow) = amount.multipliedReportingOverflow(by: Amount(count))
         guard !overflow else { throw NodeError(.usage("amount × count exceeds 2^128 - 1")) }
         var notes: [SignedNote] = []

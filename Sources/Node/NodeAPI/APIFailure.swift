@@ -36,6 +36,8 @@ public struct APIFailure: HTTPResponseError {
         case .deployVault: "`tender vault deploy` on the node's host"
         case .depositCollateral: "`tender issuer deposit` on the issuer's host"
         case .lockCollateral: "`tender issuer deposit --lock-for SECONDS` on the issuer's host"
+        case .checkChainEndpoint: "is the chain's node running? (the chain registry's endpoints)"
+        case .restoreElsewhereOrReplace: "`tender restore --force` on the node's host"
         }
     }
 
@@ -51,7 +53,7 @@ public struct APIFailure: HTTPResponseError {
         let status: HTTPResponse.Status =
             switch error.kind {
             case .usage: .badRequest
-            case .rejected, .refusedOnChain: .unprocessableContent
+            case .rejected, .refusedOnChain, .refusedByPayee: .unprocessableContent
             case .overLimit: .forbidden
             case .missing: .notFound
             case .exists, .busy: .conflict

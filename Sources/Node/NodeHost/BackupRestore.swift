@@ -58,9 +58,7 @@ public struct BackupRestore: Sendable {
         guard !names.isEmpty else { return false }
         guard force else {
             throw NodeError(
-                .exists(
-                    "\(directory.path) is not empty: restore into a new or empty folder (--data-dir), or pass --force to replace it (its contents are kept aside)"
-                ))
+                .exists("\(directory.path) is not empty"), resolvedBy: .restoreElsewhereOrReplace)
         }
         if let open = directory.walletPaths().first(where: BackupDatabase.isOpen) {
             throw NodeError(

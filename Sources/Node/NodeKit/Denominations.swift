@@ -28,27 +28,27 @@ public struct Denominations: Sendable, Equatable {
         return "\(text) (\(hex.prefix(6))…\(hex.suffix(4)))"
     }
 
-    /// An amount typed for `asset` (`--amount 2.50`), positive, in base units; the error names
-    /// the option and what was wrong.
+    /// An amount typed for `asset` (2.50), positive, in base units; the error names `field`
+    /// (as the front end calls it) and what was wrong.
     public func parse(
-        _ text: String, of asset: Address, option: String = "--amount"
+        _ text: String, of asset: Address, field: String
     ) throws(NodeError) -> Amount {
-        try self[asset].positiveAmount(text, option: option)
+        try self[asset].positiveAmount(text, field: field)
     }
 }
 
 extension Denomination {
     /// A typed amount, more than zero, in base units, or a usage error naming `option`.
     public func positiveAmount(
-        _ text: String, option: String = "--amount"
+        _ text: String, field: String
     ) throws(NodeError)
         -> Amount
     {
         let amount: Amount
         do { amount = try parse(text) } catch {
-            throw NodeError(.usage("\(option): \(error.description)"))
+            throw NodeError(.usage("\(field): \(error.description)"))
         }
-        guard amount > 0 else { throw NodeError(.usage("\(option) must be more than zero")) }
+        guard amount > 0 else { throw NodeError(.usage("\(field) must be more than zero")) }
         return amount
     }
 }

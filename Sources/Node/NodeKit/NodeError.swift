@@ -29,6 +29,9 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
         case unavailable(String)
         /// The chain refused a transaction or call (it reverted): nothing changed on chain.
         case refusedOnChain(String)
+        /// The payee answered a payment with a refusal: its code and reason, as it sent them
+        /// (its word, not checked here); the payee has the payment and said no.
+        case refusedByPayee(code: String, reason: String)
     }
 
     public let kind: Kind
@@ -64,6 +67,8 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
                 .passphrase(let what), .permission(let what), .key(let what), .io(let what),
                 .unavailable(let what), .refusedOnChain(let what):
                 what
+            case .refusedByPayee(let code, let reason):
+                "the payee refused the payment: \(reason) (\(code))"
             }
         if let note { text += "; \(note)" }
         if let resolvedBy { text += " (\(wording.step(resolvedBy)))" }
@@ -85,6 +90,7 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
         case .overLimit: "over-limit"
         case .unavailable: "unavailable"
         case .refusedOnChain: "reverted"
+        case .refusedByPayee: "refused-by-payee"
         }
     }
 

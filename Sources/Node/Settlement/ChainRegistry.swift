@@ -35,11 +35,7 @@ public struct ChainEntry: Sendable, Equatable {
             throw NodeError(.usage("chain \(domain.chainID): give at least one RPC endpoint"))
         }
         for endpoint in endpoints {
-            let host = endpoint.split(separator: "://", maxSplits: 1).last ?? ""
-            guard endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://"),
-                !host.isEmpty, host.count < endpoint.count,
-                !endpoint.contains(where: { $0.isWhitespace || $0.isNewline })
-            else {
+            guard Self.isEndpoint(endpoint) else {
                 throw NodeError(
                     .usage(
                         "chain \(domain.chainID): '\(endpoint)' is not an http:// or https:// URL"))
@@ -59,6 +55,14 @@ public struct ChainEntry: Sendable, Equatable {
         self.confirmations = confirmations
         self.rateLimit = rateLimit
         self.nativeCoin = nativeCoin
+    }
+
+    /// Whether `endpoint` is an http:// or https:// URL with a host, without spaces.
+    public static func isEndpoint(_ endpoint: String) -> Bool {
+        let host = endpoint.split(separator: "://", maxSplits: 1).last ?? ""
+        return (endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://"))
+            && !host.isEmpty && host.count < endpoint.count
+            && !endpoint.contains(where: { $0.isWhitespace || $0.isNewline })
     }
 }
 

@@ -32,6 +32,10 @@ public enum ResolvingStep: Sendable, Equatable {
     case depositCollateral
     /// Lock the issuer's collateral past its notes' expiry.
     case lockCollateral
+    /// Check that the chain's node runs, and the endpoint given for it.
+    case checkChainEndpoint
+    /// Restore into a new or empty folder, or replace this one (kept aside).
+    case restoreElsewhereOrReplace
 }
 
 /// Base units, and the steps named for what they do.
@@ -55,6 +59,9 @@ public struct PlainWording: ErrorWording {
         case .deployVault: "deploy one, or name the vault deployed"
         case .depositCollateral: "deposit collateral first"
         case .lockCollateral: "lock the collateral past them first"
+        case .checkChainEndpoint: "is the chain's node running, at that endpoint?"
+        case .restoreElsewhereOrReplace:
+            "restore into a new or empty folder, or replace it (its contents are kept aside)"
         }
     }
 }

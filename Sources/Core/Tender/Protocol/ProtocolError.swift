@@ -21,7 +21,7 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case emptyTransfer(transfer: Int)
         case zeroAmount(transfer: Int, output: Int)
         case zeroNoteAmount(note: Int)
-        case conservationBroken(transfer: Int, inputs: Amount, outputs: Amount)
+        case conservationBroken(transfer: Int, asset: Address, inputs: Amount, outputs: Amount)
         case amountOverflow(String)
         case expired(coin: CoinID, expiry: UInt64, now: UInt64)
         /// A paid coin expires before the payee has `minimum` seconds to settle it.
@@ -96,9 +96,8 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
 
     public var description: String { description(in: PlainWording()) }
 
-    /// The sentence in a front end's `wording`: the amounts of a payment that cannot be made
-    /// (needed, spendable, held) in its asset's units (`need 9.00 DEV`), what resolves it in
-    /// the front end's terms. Other amounts stay base units.
+    /// The sentence in a front end's `wording`: every amount of a known asset in that asset's
+    /// units (`need 9.00 DEV`), what resolves it in the front end's terms.
     public func description(in wording: some ErrorWording) -> String {
         switch kind {
         case .malformed(let what): "malformed input: \(what)"
@@ -125,8 +124,8 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .zeroAmount(let transfer, let output):
             "transfer #\(transfer) output #\(output) has a zero amount"
         case .zeroNoteAmount(let note): "note #\(note) has a zero amount"
-        case .conservationBroken(let transfer, let inputs, let outputs):
-            "transfer #\(transfer) breaks conservation: inputs sum to \(inputs), outputs to \(outputs)"
+        case .conservationBroken(let transfer, let asset, let inputs, let outputs):
+            "transfer #\(transfer) breaks conservation: inputs sum to \(wording.amount(inputs, of: asset)), outputs to \(wording.amount(outputs, of: asset))"
         case .amountOverflow(let what): "amounts overflow 2^128 in \(what)"
         case .expired(let coin, let expiry, let now):
             "coin \(coin.short) expired at \(UTCTime.format(expiry)) (now \(UTCTime.format(now)))"
@@ -138,7 +137,7 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .proofTooLarge(let what): "proof too large: \(what)"
         case .untrustedIssuer(let issuer): "issuer \(issuer) is not trusted by this node"
         case .exposureExceeded(let issuer, let asset, let requested, let remaining):
-            "accepting \(requested) more from issuer \(issuer) (asset \(asset)) exceeds its remaining cap \(remaining)"
+            "accepting \(wording.amount(requested, of: asset)) more from issuer \(issuer) (asset \(asset)) exceeds its remaining cap \(wording.amount(remaining, of: asset))"
         case .collateralUnlocked(let issuer, let lockedUntil, let expiry):
             lockedUntil == 0
                 ? "issuer \(issuer)'s collateral is not locked: it could be withdrawn before the coin expires at \(UTCTime.format(expiry))"

@@ -151,7 +151,8 @@ public struct Verifier: Sendable {
         }
         guard inputSum == outputSum else {
             throw ProtocolError(
-                .conservationBroken(transfer: index, inputs: inputSum, outputs: outputSum))
+                .conservationBroken(
+                    transfer: index, asset: first.asset, inputs: inputSum, outputs: outputSum))
         }
 
         let depth = 1 + inputs.lazy.map(\.depth).max()!

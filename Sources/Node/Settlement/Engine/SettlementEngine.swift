@@ -109,7 +109,10 @@ public struct SettlementEngine: Sendable {
         var wait = Duration.zero
         var random = SystemRandomNumberGenerator()
         for attempt in 0..<max(1, passes) {
-            if attempt > 0 { try? await Task.sleep(for: failures > 0 ? wait : pause) }
+            if attempt > 0 {
+                // Cancelled (`sync --watch` stopped, the node shutting down): no more passes.
+                do { try await Task.sleep(for: failures > 0 ? wait : pause) } catch { break }
+            }
             do throws(NodeError) {
                 if (passesBefore + attempt) % Self.collateralEvery == 0 || failures > 0 {
                     let snapshot = try await refreshCollateral()

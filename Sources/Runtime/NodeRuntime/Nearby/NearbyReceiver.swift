@@ -32,6 +32,9 @@ public struct NearbyReceiver: Sendable {
         case registerAgainFailed(attempt: Int, reason: String)
         case accepted(Wallet.Received)
         case refused(NodeError)
+        /// The next request could not be made or offered: the paid one is withdrawn, and
+        /// payers find nothing to pay until the payee is started again.
+        case nextRequestFailed(String)
     }
 
     public init(
@@ -61,19 +64,28 @@ public struct NearbyReceiver: Sendable {
                 onEvidence: { NearbyEvidence.take($0, into: wallet, now: clock.now()) },
                 onEvent: { events(Event($0)) })
             try await payee.start()
-            let stop = SignalWatch([SIGINT, SIGTERM]) { Task { await payee.finish() } }
-            defer { stop.cancel() }
+            let (signalled, signal) = AsyncStream.makeStream(of: Void.self)
+            let watch = SignalWatch([SIGINT, SIGTERM]) { signal.yield() }
+            defer { watch.cancel() }
             let (once, makeRequest) = (once, makeRequest)
-            try await PaymentExchange(wallet: wallet, clock: clock).receive(
-                from: ReplyHook(source: payee, beforeReply: beforeReply), key: key, once: once
-            ) { delivery in
-                switch delivery {
-                case .accepted(let received):
-                    events(.accepted(received))
-                    guard !once, let next = try? makeRequest(publicKey) else { return }
-                    try? await payee.offer(NearbyPayee.Offering(next))
-                case .refused(let error):
-                    events(.refused(error))
+            // A signal finishes the payee (it unregisters from BlueZ) and the exchange ends.
+            try await finishing(payee, when: { for await _ in signalled { return } }) {
+                try await PaymentExchange(wallet: wallet, clock: clock).receive(
+                    from: ReplyHook(source: payee, beforeReply: beforeReply), key: key, once: once
+                ) { delivery in
+                    switch delivery {
+                    case .accepted(let received):
+                        events(.accepted(received))
+                        guard !once else { return }
+                        do {
+                            try await payee.offer(NearbyPayee.Offering(try makeRequest(publicKey)))
+                        } catch {
+                            await payee.withdraw()
+                            events(.nextRequestFailed("\(error)"))
+                        }
+                    case .refused(let error):
+                        events(.refused(error))
+                    }
                 }
             }
             await payee.finish()

@@ -92,7 +92,7 @@ struct BluetoothPayeeService: Service {
         from payee: any NearbyPayeePort, into home: Wallet, key: PrivateKey
     ) async throws {
         let (offered, metrics, logger) = (offered, context.metrics, context.logger)
-        try await withGracefulShutdownHandler {
+        try await finishing(payee) {
             try await PaymentExchange(wallet: home, clock: context.host.clock).receive(
                 from: payee, key: key, once: false
             ) { delivery in
@@ -109,8 +109,6 @@ struct BluetoothPayeeService: Service {
                     logger.warning("bluetooth payee: refused a payment: \(error)")
                 }
             }
-        } onGracefulShutdown: {
-            Task { await payee.finish() }
         }
     }
 

@@ -79,7 +79,7 @@ struct CameraPayeeService: Service {
         async throws
     {
         let (metrics, logger) = (context.metrics, context.logger)
-        try await withGracefulShutdownHandler {
+        try await finishing(source) {
             try await PaymentExchange(wallet: home, clock: context.host.clock).receive(
                 from: source, key: key, once: false
             ) { delivery in
@@ -100,8 +100,6 @@ struct CameraPayeeService: Service {
                     logger.warning("camera payee: refused a payment: \(error)")
                 }
             }
-        } onGracefulShutdown: {
-            Task { await source.finish() }
         }
     }
 

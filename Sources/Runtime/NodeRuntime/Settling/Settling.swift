@@ -61,11 +61,14 @@ public struct Settling: Sendable {
             throw NodeError(.usage("this node holds no coins on chain \(chainID ?? 0)"))
         }
         if let rpc {
+            guard ChainEntry.isEndpoint(rpc) else {
+                throw NodeError(.usage("'\(rpc)' is not an http:// or https:// URL"))
+            }
             // The endpoint first: unreachable, or serving another chain, is said before anything.
             let endpoint = EthereumRPC(endpoint: rpc, client: client)
             let served: UInt64
             do { served = try await endpoint.chainID() } catch {
-                throw NodeError(.io("\(error)"), note: "is the chain's node running? (--rpc URL)")
+                throw NodeError(.io("\(error)"), resolvedBy: .checkChainEndpoint)
             }
             chosen = chosen.filter { $0.domain.chainID == served }
             guard !chosen.isEmpty else {

@@ -2,6 +2,7 @@ import EVM
 import NodeHost
 import NodeKit
 import Secp256k1
+import Settlement
 import Tender
 
 /// A vault's issuer and readers on one chain, through one endpoint: the vault deployed,
@@ -20,12 +21,15 @@ public struct VaultDesk: Sendable {
     public static func connect<T>(
         to endpoint: String, host: NodeHost, _ body: (VaultDesk) async throws -> T
     ) async throws -> T {
+        guard ChainEntry.isEndpoint(endpoint) else {
+            throw NodeError(.usage("'\(endpoint)' is not an http:// or https:// URL"))
+        }
         let client = EthereumRPC.makeHTTPClient()
         let rpc = EthereumRPC(endpoint: endpoint, client: client)
         do {
             let chainID: UInt64
             do { chainID = try await rpc.chainID() } catch {
-                throw NodeError(.io("\(error)"), note: "is the chain's node running? (--rpc URL)")
+                throw NodeError(.io("\(error)"), resolvedBy: .checkChainEndpoint)
             }
             let result = try await body(VaultDesk(chainID: chainID, rpc: rpc, host: host))
             try? await client.shutdown()
