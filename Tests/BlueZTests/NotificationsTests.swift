@@ -119,7 +119,7 @@ extension BluetoothSession {
     fileprivate var uniqueName: String { bus.uniqueName }
 
     fileprivate func notifySubscriptionCount(_ characteristic: RemoteCharacteristic) async -> Int {
-        await notifySubscriptions.count(characteristic.path)
+        await clientSessions.count(characteristic.path)
     }
 }
 

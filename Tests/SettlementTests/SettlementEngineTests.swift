@@ -103,8 +103,15 @@ import Testing
                 (tx.coins[2], .rejected(11)), (tx.coins[3], .rejected(15)),
             ])
         await chain.advance()
-        #expect(try await sync.pass() == 1)  // the coin the collateral did not cover goes again
+        let log = EventLog()
+        #expect(try await sync.pass { log.add($0) } == 1)  // the uncovered coin goes again
         #expect(try alice.states(of: tx.coins) == [.redeemed, .conflicted, .expired, .redeeming])
+        // Each refusal is reported with the vault's reason.
+        #expect(
+            log.all.contains(
+                .refusedByVault(
+                    tx: tx.hash,
+                    reasons: [.doubleSpend: 1, .expired: 1, .insufficientCollateral: 1])))
     }
 }
 

@@ -4,8 +4,8 @@ import DBus
 /// adapters bluetoothd offers on it.
 public struct BluetoothSession: Sendable {
     public let bus: BusConnection
-    /// Notify sessions this connection holds, shared by every subscriber (NotifySubscriptions).
-    let notifySubscriptions = NotifySubscriptions()
+    /// Notify and discovery sessions this connection holds, shared by their users.
+    let clientSessions = ClientSessions()
 
     public init(bus: BusConnection) { self.bus = bus }
 

@@ -44,9 +44,13 @@ extension Adapter {
                 ])
             ])
         let known = try await session.managedObjects(doing: "listing known devices")
-        try await call("StartDiscovery")
+        let sessions = session.clientSessions
+        do { try await sessions.begin(.discovery, on: object) } catch {
+            throw BluetoothError(error, doing: "StartDiscovery on \(name)")
+        }
 
         let adapter = self
+        let object = self.object
         return AsyncStream { continuation in
             let tracker = DeviceTracker(adapter: adapter, service: service)
             for (path, interfaces) in known {
@@ -89,7 +93,8 @@ extension Adapter {
             continuation.onTermination = { _ in
                 watch.cancel()
                 timer?.cancel()
-                Task { _ = try? await adapter.call("StopDiscovery") }
+                // Counted: a discovery begun since keeps going (ClientSessions).
+                Task { await sessions.end(.discovery, on: object) }
             }
         }
     }
@@ -100,7 +105,7 @@ extension Adapter {
     /// BlueZ aborts an LE connection attempt when discovery restarts under it, so a central
     /// stops discovering before it connects.
     public func stopDiscovery() async {
-        _ = try? await object.call(BlueZNames.adapter, "StopDiscovery", [], timeout: .seconds(5))
+        await session.clientSessions.stopNow(.discovery, on: object)
     }
 }
 

@@ -47,11 +47,11 @@ public struct RemoteCharacteristic: Sendable {
             of: BlueZNames.characteristic, at: path, doing: "subscribing to \(path)")
         let gone = try await endOfLink()
         let object = self.object
-        let subscriptions = session.notifySubscriptions
-        do { try await subscriptions.subscribe(object) } catch {
+        let sessions = session.clientSessions
+        do { try await sessions.begin(.notify, on: object) } catch {
             throw BluetoothError(error, doing: "subscribing to \(path)")
         }
-        let ending = NotificationsEnd { await subscriptions.unsubscribe(object) }
+        let ending = NotificationsEnd { await sessions.end(.notify, on: object) }
         let values = AsyncStream<[UInt8]> { continuation in
             let task = Task {
                 await withTaskGroup(of: Void.self) { group in

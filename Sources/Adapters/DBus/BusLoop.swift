@@ -22,6 +22,10 @@ final class BusLoop {
         [UInt64: (rule: MatchRule, sink: AsyncStream<Message>.Continuation)] =
             [:]
     private var exports: [ObjectPath: (subtree: Bool, handler: MethodHandler)] = [:]
+    /// The handlers running for calls to exported objects, cancelled when the connection
+    /// closes (nobody is left to answer).
+    private var serving: [UInt64: Task<Void, Never>] = [:]
+    private var nextServing: UInt64 = 0
     private var running = true
     private var closers: [CheckedContinuation<Void, Never>] = []
 
@@ -159,6 +163,8 @@ final class BusLoop {
         for subscription in subscriptions.values { subscription.sink.finish() }
         subscriptions = [:]
         exports = [:]
+        for task in serving.values { task.cancel() }
+        serving = [:]
         for command in mailbox.close() {
             if case .close(let continuation?) = command { closers.append(continuation) }
             command.fail(gone)
@@ -202,6 +208,9 @@ final class BusLoop {
         case .close(let continuation):
             running = false
             if let continuation { closers.append(continuation) }
+        case .served(let id, let reply):
+            serving[id] = nil
+            if let reply { send(reply) }
         }
     }
 
@@ -244,8 +253,8 @@ final class BusLoop {
         }
     }
 
-    /// Runs the handler of the object the call is for, in a task; its reply comes back
-    /// through the mailbox.
+    /// Runs the handler of the object the call is for, in a task this loop keeps until the
+    /// reply comes back through the mailbox.
     private func serve(_ call: Message) {
         guard let handler = handler(for: call.path) else {
             reply(
@@ -254,13 +263,17 @@ final class BusLoop {
             return
         }
         let mailbox = self.mailbox
-        Task {
+        let id = nextServing
+        nextServing += 1
+        serving[id] = Task {
             let result: Result<[DBusValue], DBusError>
             do throws(DBusError) { result = .success(try await handler(call)) } catch {
                 result = .failure(error)
             }
-            guard !call.noReplyExpected else { return }
-            mailbox.post(.send(BusLoop.replyMessage(to: call, result)))
+            mailbox.post(
+                .served(
+                    id: id,
+                    reply: call.noReplyExpected ? nil : BusLoop.replyMessage(to: call, result)))
         }
     }
 

@@ -81,6 +81,8 @@ enum Command: Sendable {
     case export(ObjectPath, subtree: Bool, MethodHandler)
     case unexport(ObjectPath)
     case close(CheckedContinuation<Void, Never>?)
+    /// A call to an exported object was answered (its reply, nil when none is expected).
+    case served(id: UInt64, reply: Message?)
 
     /// Ends whatever waits on this command when the connection is gone.
     func fail(_ error: DBusError) {

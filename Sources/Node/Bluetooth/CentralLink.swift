@@ -21,6 +21,7 @@ public actor CentralLink {
     private var failure: BluetoothError?
     private var listener: Task<Void, Never>?
     private var ticker: Task<Void, Never>?
+    private let timer = LinkTimer()
     /// Datagrams written, for the figures (bytes on air per payment).
     public private(set) var bytesWritten = 0
     public private(set) var bytesRead = 0
@@ -92,7 +93,7 @@ public actor CentralLink {
             await self?.fail(
                 BluetoothError(.notConnected, "the payee's notifications stopped (link lost)"))
         }
-        ticker = LinkTimer.run { [weak self] in await self?.tick() }
+        ticker = timer.run { [weak self] in await self?.tick() }
     }
 
     /// Whether datagrams go through an acquired socket (else WriteValue).
@@ -105,6 +106,7 @@ public actor CentralLink {
         do { datagrams = try link.send(message, now: linkNow()) } catch {
             throw BluetoothError(.bluez, "link: \(error)")
         }
+        timer.wake()
         let id = link.messageInFlight ?? 0
         await write(datagrams)
         if let failure { throw failure }
@@ -145,13 +147,15 @@ public actor CentralLink {
 
     private func take(_ datagram: [UInt8]) async {
         bytesRead += datagram.count
-        await process(link.receive(datagram, now: linkNow()))
+        let events = link.receive(datagram, now: linkNow())
+        timer.wake()
+        await process(events)
     }
 
-    /// Runs timers; returns how long to sleep before the next look.
-    private func tick() async -> Duration {
+    /// Runs timers; returns the next deadline (nil: none until something is sent or taken).
+    private func tick() async -> LinkInstant? {
         await process(link.tick(now: linkNow()))
-        return LinkTimer.nap(until: link.nextDeadline)
+        return link.nextDeadline
     }
 
     private func process(_ events: LinkEvents) async {

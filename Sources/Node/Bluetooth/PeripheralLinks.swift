@@ -14,6 +14,7 @@ public actor PeripheralLinks {
     private var onMessage: MessageHandler = { _, _ in }
     private var onClosed: @Sendable (UInt32) async -> Void = { _ in }
     private var ticker: Task<Void, Never>?
+    private let timer = LinkTimer()
     /// The device that opened each link.
     private var owners: [UInt32: ObjectPath?] = [:]
     public private(set) var bytesWritten = 0
@@ -31,7 +32,7 @@ public actor PeripheralLinks {
         self.onMessage = onMessage
         self.onClosed = onClosed
         ticker?.cancel()
-        ticker = LinkTimer.run { [weak self] in await self?.tick() }
+        ticker = timer.run { [weak self] in await self?.tick() }
     }
 
     public func stop() {
@@ -53,6 +54,7 @@ public actor PeripheralLinks {
             return
         }
         let received = table.receive(datagram, now: linkNow())
+        timer.wake()
         if let evicted = received.evicted { await ended(evicted) }
         guard let link = received.link else { return }
         if owners[link] == nil, table.link(link) != nil {
@@ -71,6 +73,7 @@ public actor PeripheralLinks {
     /// Sends `message` on `link` (fragments now, resends as acks say).
     public func send(_ message: [UInt8], on link: UInt32) async throws(LinkError) {
         let datagrams = try table.send(message, on: link, now: linkNow())
+        timer.wake()
         await notify(datagrams)
     }
 
@@ -85,11 +88,12 @@ public actor PeripheralLinks {
         await onClosed(link)
     }
 
-    private func tick() async -> Duration {
+    /// Runs timers; returns the next deadline (nil: none until something is sent or taken).
+    private func tick() async -> LinkInstant? {
         for received in table.tick(now: linkNow()) {
             if let link = received.link { await handle(link, received.events) }
         }
-        return LinkTimer.nap(until: table.nextDeadline)
+        return table.nextDeadline
     }
 
     private func handle(_ link: UInt32, _ events: LinkEvents) async {

@@ -66,6 +66,13 @@ extension SettlementEngine {
                 conflicted: counts.filter { $0 == .conflicted }.count,
                 expired: counts.filter { $0 == .expired }.count,
                 retry: counts.filter { $0 == .retry }.count))
+        var reasons: [VaultRejection?: Int] = [:]
+        for coin in record.coins {
+            guard case .rejected(_, let reason)? = outcome.fates[coin], reason != .alreadyRedeemed
+            else { continue }
+            reasons[reason, default: 0] += 1
+        }
+        if !reasons.isEmpty { events(.refusedByVault(tx: record.hash, reasons: reasons)) }
         for doubleSpend in outcome.doubleSpends { events(.doubleSpend(doubleSpend)) }
     }
 

@@ -52,6 +52,9 @@ public struct SettlementEngine: Sendable {
         case dropped(tx: Bytes32, coins: Int)
         case reverted(tx: Bytes32, coins: Int)
         case settled(tx: Bytes32, redeemed: Int, conflicted: Int, expired: Int, retry: Int)
+        /// The vault refused coins of `tx` for these reasons (how many each; nil: a code this
+        /// node does not know), besides a coin already redeemed by an earlier batch.
+        case refusedByVault(tx: Bytes32, reasons: [VaultRejection?: Int])
         case doubleSpend(RedeemOutcome.DoubleSpend)
         case expired(coins: Int)
         /// The vault's collateral read and saved for open-mode acceptance.

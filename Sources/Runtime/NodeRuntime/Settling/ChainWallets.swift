@@ -9,8 +9,8 @@ import Tender
 /// The wallets of one chain and where to reach it.
 struct ChainWallets: Sendable {
     let chainID: UInt64
-    let endpoints: [String]
-    let rateLimit: Double?
+    private(set) var endpoints: [String]
+    private(set) var rateLimit: Double?
     var wallets: [(wallet: Wallet, confirmations: UInt64)] = []
 
     init(chainID: UInt64, endpoints: [String], rateLimit: Double?) {
@@ -20,8 +20,9 @@ struct ChainWallets: Sendable {
     }
 
     /// Which wallets settle where: each at its registry entry's endpoints (`rpc` instead, when
-    /// given; the home domain, when not listed, at `homeEndpoint`), grouped by chain. A wallet
-    /// of an unlisted domain other than home is left out and named to `unlisted`.
+    /// given; the home domain, when not listed, at `homeEndpoint`), grouped by chain: a chain's
+    /// endpoints are every listed one of its wallets', then the default. A wallet of an
+    /// unlisted domain other than home is left out and named to `unlisted`.
     static func plan(
         _ wallets: [Wallet], home: Domain, registry: ChainRegistry, rpc: String? = nil,
         confirmations: UInt64? = nil, homeEndpoint: String, unlisted: (Domain) -> Void = { _ in }
@@ -33,14 +34,24 @@ struct ChainWallets: Sendable {
                 unlisted(wallet.domain)
                 continue
             }
-            let endpoints = rpc.map { [$0] } ?? listed?.endpoints ?? [homeEndpoint]
             let depth = confirmations ?? listed?.confirmations ?? ChainEntry.defaultConfirmations
-            byChain[
-                wallet.domain.chainID,
-                default: ChainWallets(
-                    chainID: wallet.domain.chainID, endpoints: endpoints,
-                    rateLimit: rpc == nil ? listed?.rateLimit : nil)
-            ].wallets.append((wallet, depth))
+            var chain =
+                byChain[wallet.domain.chainID]
+                ?? ChainWallets(chainID: wallet.domain.chainID, endpoints: [], rateLimit: nil)
+            if let rpc {
+                chain.endpoints = [rpc]
+            } else if let listed {
+                // Listed endpoints before the default a home wallet brought.
+                let fresh = listed.endpoints.filter { !chain.endpoints.contains($0) }
+                let defaults = chain.endpoints.filter { $0 == homeEndpoint }
+                chain.endpoints =
+                    chain.endpoints.filter { $0 != homeEndpoint } + fresh + defaults
+                chain.rateLimit = chain.rateLimit ?? listed.rateLimit
+            } else if !chain.endpoints.contains(homeEndpoint) {
+                chain.endpoints.append(homeEndpoint)
+            }
+            chain.wallets.append((wallet, depth))
+            byChain[wallet.domain.chainID] = chain
         }
         return byChain.keys.sorted().map { byChain[$0]! }
     }

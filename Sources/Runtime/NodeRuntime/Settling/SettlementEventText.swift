@@ -26,6 +26,10 @@ public enum SettlementEventText {
         case .settled(let tx, let redeemed, let conflicted, let expired, let retry):
             line =
                 "settled \(tx.hex): \(redeemed) redeemed, \(conflicted) conflicted, \(expired) expired, \(retry) for the next batch"
+        case .refusedByVault(let tx, let reasons):
+            let named = reasons.map { ($0.key?.name ?? "an unknown reason", $0.value) }
+                .sorted { $0.0 < $1.0 }.map { "\($0.0) × \($0.1)" }
+            line = "the vault refused coins of \(tx.hex): \(named.joined(separator: ", "))"
         case .doubleSpend(let spend):
             line =
                 "double spend of coin \(spend.coin.hex) by \(spend.owner): the vault recorded transfer \(spend.recorded.hex), this one presented \(spend.presented.hex)"
