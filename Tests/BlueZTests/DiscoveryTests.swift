@@ -89,17 +89,11 @@ private actor FakeAdapter {
                     properties: [
                         "Powered": .boolean(true), "Address": .string("00:AA:01:00:00:00"),
                     ],
-                    methods: [
-                        "SetDiscoveryFilter": { _ in [] },
-                        "StartDiscovery": { call throws(DBusError) in
-                            try await fake.start(call.sender ?? "")
-                            return []
-                        },
-                        "StopDiscovery": { call throws(DBusError) in
-                            try await fake.stop(call.sender ?? "")
-                            return []
-                        },
-                    ])
+                    methods: senderSessionMethods(
+                        start: "StartDiscovery", stop: "StopDiscovery",
+                        onStart: { sender throws(DBusError) in try await fake.start(sender) },
+                        onStop: { sender throws(DBusError) in try await fake.stop(sender) }
+                    ).merging(["SetDiscoveryFilter": { _ in [] }]) { $1 })
             ])
         await fake.keep(server)
         return fake

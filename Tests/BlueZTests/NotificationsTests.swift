@@ -150,16 +150,10 @@ private actor FakeCharacteristic {
                 ExportedInterface(
                     BlueZNames.characteristic,
                     properties: ["Value": .bytes([]), "Flags": .strings(["notify"])],
-                    methods: [
-                        "StartNotify": { call throws(DBusError) in
-                            try await fake.start(call.sender ?? "")
-                            return []
-                        },
-                        "StopNotify": { call throws(DBusError) in
-                            try await fake.stop(call.sender ?? "")
-                            return []
-                        },
-                    ])
+                    methods: senderSessionMethods(
+                        start: "StartNotify", stop: "StopNotify",
+                        onStart: { sender throws(DBusError) in try await fake.start(sender) },
+                        onStop: { sender throws(DBusError) in try await fake.stop(sender) }))
             ])
         await fake.keep(server)
         return fake
