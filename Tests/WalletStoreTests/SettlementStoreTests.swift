@@ -103,7 +103,11 @@ import Testing
         try store.redeemMined(tx.hash, block: 5, hash: block, now: world.now)
         try store.settleRedeem(
             tx.hash, coins: [coins[0]: .redeemed, coins[1]: .redeemed], now: world.now)
-        #expect(throws: WalletStoreError.self) { try store.redeemFailed(tx.hash, now: world.now) }
+        #expect(
+            throws: WalletStoreError(.refusedTransition(.redeem(tx.hash, state: .final, .fail)))
+        ) {
+            try store.redeemFailed(tx.hash, now: world.now)
+        }
         try store.redeemReorged(tx.hash, now: world.now)
         try store.redeemMined(tx.hash, block: 6, hash: block, now: world.now)
         #expect(try store.redeemTransaction(tx.hash)?.state == .final)

@@ -88,10 +88,7 @@ extension WalletDatabase {
     ) throws {
         let state = try fraudProofState(db, coin)
         guard transition.from.contains(state) else {
-            throw WalletStoreError(
-                .corrupt(
-                    "the fraud proof of \(coin.short) is \(state?.rawValue ?? "not recorded"): it cannot \(transition)"
-                ))
+            throw WalletStoreError(.refusedTransition(.fraudProof(coin, state: state, transition)))
         }
     }
 }

@@ -48,8 +48,7 @@ extension WalletDatabase {
                 previous.nonce == redeem.nonce, Set(previous.coins) == Set(redeem.coins)
             else {
                 throw WalletStoreError(
-                    .corrupt("no unmined redeem \(old.short) with nonce \(redeem.nonce) to replace")
-                )
+                    .refusedTransition(.redeemReplacement(old, nonce: redeem.nonce)))
             }
             try Self.insertRedeem(db, redeem, now: now)
             try Self.require(db, old, .replace, now: now)
@@ -100,8 +99,13 @@ extension WalletDatabase {
         _ tx: Bytes32, coins settlements: [CoinID: CoinSettlement], now: UInt64
     ) throws {
         try transaction { db in
-            guard let record = try Self.redeemTransaction(db, tx), record.state == .mined else {
-                throw WalletStoreError(.corrupt("redeem \(tx.short) is not mined"))
+            guard let record = try Self.redeemTransaction(db, tx),
+                RedeemTransition.finalize.from.contains(record.state)
+            else {
+                throw WalletStoreError(
+                    .refusedTransition(
+                        .redeem(
+                            tx, state: try Self.redeemTransaction(db, tx)?.state, .finalize)))
             }
             for coin in record.coins {
                 let settlement = settlements[coin] ?? .retry
@@ -116,7 +120,7 @@ extension WalletDatabase {
     public func redeemFailed(_ tx: Bytes32, now: UInt64) throws {
         try transaction { db in
             guard let record = try Self.redeemTransaction(db, tx) else {
-                throw WalletStoreError(.corrupt("no redeem \(tx.short)"))
+                throw WalletStoreError(.refusedTransition(.redeem(tx, state: nil, .fail)))
             }
             try Self.require(db, tx, .fail, now: now)
             for coin in record.coins {
@@ -227,9 +231,9 @@ extension WalletDatabase {
         _ db: Database, _ tx: Bytes32, _ transition: RedeemTransition, now: UInt64
     ) throws {
         guard try move(db, tx, by: transition, now: now) else {
-            let state = try redeemTransaction(db, tx)?.state.rawValue ?? "unknown"
             throw WalletStoreError(
-                .corrupt("redeem \(tx.short) is \(state): it cannot \(transition)"))
+                .refusedTransition(
+                    .redeem(tx, state: try redeemTransaction(db, tx)?.state, transition)))
         }
     }
 

@@ -17,6 +17,27 @@ public struct WalletStoreError: Error, Equatable, Sendable, CustomStringConverti
         case rejected(ProtocolError)
         /// A payment the node would make on its own that no spending limit allows.
         case overLimit(SpendingRefusal)
+        /// A state change the record's transition table does not allow from where it is.
+        case refusedTransition(RefusedTransition)
+    }
+
+    /// A transaction record asked to move where its table does not let it (nil: no record).
+    public enum RefusedTransition: Equatable, Sendable, CustomStringConvertible {
+        case redeem(Bytes32, state: RedeemTransactionState?, RedeemTransition)
+        /// A replacement of a redeem that is not an unmined one with that nonce and coins.
+        case redeemReplacement(Bytes32, nonce: UInt64)
+        case fraudProof(CoinID, state: FraudProofState?, FraudProofTransition)
+
+        public var description: String {
+            switch self {
+            case .redeem(let tx, let state, let transition):
+                "redeem \(tx.short) is \(state?.rawValue ?? "not recorded"): it cannot \(transition)"
+            case .redeemReplacement(let tx, let nonce):
+                "no unmined redeem \(tx.short) with nonce \(nonce) to replace"
+            case .fraudProof(let coin, let state, let transition):
+                "the fraud proof of \(coin.short) is \(state?.rawValue ?? "not recorded"): it cannot \(transition)"
+            }
+        }
     }
 
     public let kind: Kind
@@ -41,6 +62,7 @@ public struct WalletStoreError: Error, Equatable, Sendable, CustomStringConverti
         case .corrupt(let what): "wallet database is corrupt: \(what)"
         case .rejected(let error): error.description
         case .overLimit(let refusal): refusal.description
+        case .refusedTransition(let refused): refused.description
         }
     }
 }

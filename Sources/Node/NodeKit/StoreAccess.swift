@@ -40,6 +40,9 @@ extension NodeError {
         case .notInitialised: self.init(.missing(error.description), resolvedBy: .initialise)
         case .overLimit(let refusal): self.init(.overLimit(refusal))
         case .identityMismatch, .corrupt: self.init(.io(error.description))
+        // The engine asked for a move its records do not allow: nothing changed; its next pass
+        // reads the records again.
+        case .refusedTransition: self.init(.io(error.description))
         }
     }
 }

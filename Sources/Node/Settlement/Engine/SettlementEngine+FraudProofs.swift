@@ -35,7 +35,7 @@ extension SettlementEngine {
                     // Mined, yet the vault has no record: it refused this proof.
                     if !receipt.succeeded {
                         try wallet.forgetFraudProof(evidence.coin)
-                        events(.fraudProofRefused(coin: evidence.coin, reason: "reverted"))
+                        events(.fraudProofRefused(coin: evidence.coin, .reverted))
                     }
                 } else {
                     // A sent proof: the mined nonce was read above.
@@ -51,7 +51,8 @@ extension SettlementEngine {
             } catch {
                 // The node's simulation refuses it (a proof the vault would revert): said,
                 // nothing recorded, settlement goes on.
-                events(.fraudProofRefused(coin: evidence.coin, reason: error.description))
+                events(
+                    .fraudProofRefused(coin: evidence.coin, .refusedToSimulate(error.description)))
                 continue
             }
             try wallet.recordFraudProof(

@@ -73,7 +73,22 @@ public struct SettlementEngine: Sendable {
         /// The vault has the double spend of `coin` by `owner` on record.
         case fraudProven(coin: CoinID, owner: Address, byThisNode: Bool)
         /// The chain refuses a fraud proof this wallet holds (nothing recorded).
-        case fraudProofRefused(coin: CoinID, reason: String)
+        case fraudProofRefused(coin: CoinID, FraudProofRefusal)
+    }
+
+    /// How the chain refused a fraud proof.
+    public enum FraudProofRefusal: Sendable, Equatable, CustomStringConvertible {
+        /// Mined and reverted: the vault refused it.
+        case reverted
+        /// Refused before it was sent (the node's simulation of it failed): the error's words.
+        case refusedToSimulate(String)
+
+        public var description: String {
+            switch self {
+            case .reverted: "reverted"
+            case .refusedToSimulate(let reason): reason
+            }
+        }
     }
 
     /// One pass: expire, resume what is open, send what is new (only when nothing of this
