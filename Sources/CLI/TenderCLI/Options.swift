@@ -70,7 +70,8 @@ enum Failure {
             (worded.error.description(in: wording(worded.units)), status(of: worded.error))
         case let error as NodeError: (error.description(in: wording()), status(of: error))
         case let error as CameraError: describe(NodeError(error))
-        case let error as ProtocolError: ("rejected: \(error)", rejected)
+        case let error as ProtocolError:
+            ("rejected: \(error.description(in: wording()))", rejected)
         case let error as QRError: (error.description, rejected)
         case let error as PrintingError: (error.description, io)
         default: (String(describing: error), io)
