@@ -179,6 +179,23 @@ remove_devices() {
     done
 }
 
+# The controller brought up once, before any scenario. Under load the kernel's HCI init can
+# time out at boot ("hci0: Opcode 0x0c03 failed: -110"); the adapter then never reaches
+# bluetoothd, and every scenario of the boot would fail on it. Bringing hci0 down and up runs
+# the init again; when that does not help either, the VM says so and the host boots again.
+controller_up() {
+    local attempt
+    for attempt in 1 2 3; do
+        rm -rf /var/lib/bluetooth/*
+        start_bluetoothd && return 0
+        stop_bluetoothd TERM
+        say "hci0 not up (attempt $attempt): $(hciconfig hci0 2>&1 | tr -s ' \n\t' ' ' | cut -c1-160)"
+        hciconfig hci0 down >/dev/null 2>&1
+        hciconfig hci0 up >/dev/null 2>&1
+    done
+    return 1
+}
+
 clean_bluetooth() {
     if [ ! -e "$run/bluetoothd.pid" ]; then
         rm -rf /var/lib/bluetooth/*
@@ -394,8 +411,13 @@ dbus-daemon --system --fork
 if [ "$role" = A ]; then start_air; else attach_air; fi
 wait_for 30 /sys/class/bluetooth/hci0 || say "no hci0 after 30 s"
 serve_requests &
-: >"$share/ctl/$role.up"
 say "hci0 present at $(cut -d' ' -f1 /proc/uptime) s of uptime"
+if controller_up; then
+    : >"$share/ctl/$role.up"
+else
+    say "hci0 never came up: asking the host for another boot"
+    : >"$share/ctl/$role.broken"
+fi
 i=1
 while :; do
     if [ -e "$share/ctl/scenario.$i" ]; then
