@@ -132,7 +132,7 @@ struct IssuerIssueCommand: AsyncParsableCommand {
                     }
                     try await desk.requireCollateral(
                         issuer: issuer.address, asset: assetAddress, total: total,
-                        expiry: now + expiresIn, vault: domain.vault)
+                        expiry: now + expiresIn, vault: domain.vault, units: units)
                     return (noteAmount, units)
                 }
             } else {

@@ -139,8 +139,10 @@ public struct VaultDesk: Sendable {
 
     /// Before notes are issued: `vault` holds at least `total` of `asset` for `issuer`,
     /// locked past the notes' `expiry` (what an open-mode payee checks against its snapshot).
+    /// Amounts are said in `units` (the asset's, as `denomination(of:)` reads them).
     public func requireCollateral(
-        issuer: Address, asset: Address, total: Amount, expiry: UInt64, vault: Address
+        issuer: Address, asset: Address, total: Amount, expiry: UInt64, vault: Address,
+        units: Denomination
     ) async throws {
         try await requireCode(at: vault)
         let held = ChainWord(
@@ -148,7 +150,7 @@ public struct VaultDesk: Sendable {
         guard held.isAtLeast(total) else {
             throw NodeError(
                 .usage(
-                    "issuer \(issuer) has \(held) of asset \(asset) in vault \(vault); these notes total \(total)"
+                    "issuer \(issuer) has \(held.formatted(units)) of asset \(asset) in vault \(vault); these notes total \(units.format(total))"
                 ), resolvedBy: .depositCollateral)
         }
         let until = try await lockedUntil(issuer, in: vault)
