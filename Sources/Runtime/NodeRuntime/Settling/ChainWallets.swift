@@ -28,6 +28,7 @@ struct ChainWallets: Sendable {
         confirmations: UInt64? = nil, homeEndpoint: String, unlisted: (Domain) -> Void = { _ in }
     ) -> [ChainWallets] {
         var byChain: [UInt64: ChainWallets] = [:]
+        var reachedByDefault: Set<UInt64> = []
         for wallet in wallets {
             let listed = registry.entry(for: wallet.domain)
             guard listed != nil || wallet.domain == home || rpc != nil else {
@@ -41,17 +42,18 @@ struct ChainWallets: Sendable {
             if let rpc {
                 chain.endpoints = [rpc]
             } else if let listed {
-                // Listed endpoints before the default a home wallet brought.
-                let fresh = listed.endpoints.filter { !chain.endpoints.contains($0) }
-                let defaults = chain.endpoints.filter { $0 == homeEndpoint }
-                chain.endpoints =
-                    chain.endpoints.filter { $0 != homeEndpoint } + fresh + defaults
+                chain.endpoints += listed.endpoints.filter { !chain.endpoints.contains($0) }
                 chain.rateLimit = chain.rateLimit ?? listed.rateLimit
-            } else if !chain.endpoints.contains(homeEndpoint) {
-                chain.endpoints.append(homeEndpoint)
+            } else {
+                reachedByDefault.insert(wallet.domain.chainID)
             }
             chain.wallets.append((wallet, depth))
             byChain[wallet.domain.chainID] = chain
+        }
+        // The default after every listed endpoint of the chain.
+        for chainID in reachedByDefault
+        where byChain[chainID]?.endpoints.contains(homeEndpoint) == false {
+            byChain[chainID]?.endpoints.append(homeEndpoint)
         }
         return byChain.keys.sorted().map { byChain[$0]! }
     }

@@ -61,15 +61,8 @@ public struct Settling: Sendable {
             throw NodeError(.usage("this node holds no coins on chain \(chainID ?? 0)"))
         }
         if let rpc {
-            guard ChainEntry.isEndpoint(rpc) else {
-                throw NodeError(.usage("'\(rpc)' is not an http:// or https:// URL"))
-            }
             // The endpoint first: unreachable, or serving another chain, is said before anything.
-            let endpoint = EthereumRPC(endpoint: rpc, client: client)
-            let served: UInt64
-            do { served = try await endpoint.chainID() } catch {
-                throw NodeError(.io("\(error)"), resolvedBy: .checkChainEndpoint)
-            }
+            let served = try await servedChainID(at: EthereumRPC(endpoint: rpc, client: client))
             chosen = chosen.filter { $0.domain.chainID == served }
             guard !chosen.isEmpty else {
                 let held = Set(wallets.all.map(\.domain.chainID)).sorted().map(String.init)

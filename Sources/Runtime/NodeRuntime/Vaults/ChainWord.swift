@@ -28,9 +28,6 @@ public struct ChainWord: Sendable, Hashable, CustomStringConvertible {
         return "locked until \(UTCTime.format(seconds))"
     }
 
-    /// Whether a lock of this word lasts at least until `seconds`.
-    public func lasts(until seconds: UInt64) -> Bool { word >= Wei(seconds) }
-
-    /// Whether the word is at least `amount`.
-    public func isAtLeast(_ amount: Amount) -> Bool { word >= Wei(amount) }
+    /// Whether the word is at least `value` (an amount, or a lock's time in seconds).
+    public func isAtLeast(_ value: some BinaryInteger) -> Bool { word >= Wei(value) }
 }

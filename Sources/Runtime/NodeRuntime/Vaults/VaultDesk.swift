@@ -2,7 +2,6 @@ import EVM
 import NodeHost
 import NodeKit
 import Secp256k1
-import Settlement
 import Tender
 
 /// A vault's issuer and readers on one chain, through one endpoint: the vault deployed,
@@ -21,16 +20,10 @@ public struct VaultDesk: Sendable {
     public static func connect<T>(
         to endpoint: String, host: NodeHost, _ body: (VaultDesk) async throws -> T
     ) async throws -> T {
-        guard ChainEntry.isEndpoint(endpoint) else {
-            throw NodeError(.usage("'\(endpoint)' is not an http:// or https:// URL"))
-        }
         let client = EthereumRPC.makeHTTPClient()
         let rpc = EthereumRPC(endpoint: endpoint, client: client)
         do {
-            let chainID: UInt64
-            do { chainID = try await rpc.chainID() } catch {
-                throw NodeError(.io("\(error)"), resolvedBy: .checkChainEndpoint)
-            }
+            let chainID = try await servedChainID(at: rpc)
             let result = try await body(VaultDesk(chainID: chainID, rpc: rpc, host: host))
             try? await client.shutdown()
             return result
@@ -122,7 +115,7 @@ public struct VaultDesk: Sendable {
         var already: ChainWord?
         if let lockUntil {
             let current = try await lockedUntil(issuer.address, in: vault)
-            if current.lasts(until: lockUntil) {
+            if current.isAtLeast(lockUntil) {
                 already = current
             } else {
                 transactions.append(
@@ -154,7 +147,7 @@ public struct VaultDesk: Sendable {
                 ), resolvedBy: .depositCollateral)
         }
         let until = try await lockedUntil(issuer, in: vault)
-        guard until.lasts(until: expiry) else {
+        guard until.isAtLeast(expiry) else {
             throw NodeError(
                 .usage(
                     "issuer \(issuer)'s collateral is \(until.lockText), before these notes expire at \(UTCTime.format(expiry))"
