@@ -400,7 +400,8 @@ let package = Package(
             name: "NodeAPITests",
             dependencies: [
                 "NodeAPI", "NodeKit", "PaymentCodes", "QR", "Tender", "TenderTestSupport",
-                "NodeTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "NodeTestSupport", "Settlement",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict),
         .testTarget(

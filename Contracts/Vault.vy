@@ -21,7 +21,11 @@
           with a reason code); faults in the encoding, which the redeemer made, revert the batch.
         - A coin is redeemable while block.timestamp < its expiry; redeeming it extends its
           issuer's lock to that expiry. Issuers withdraw only after their lock.
-        - One payout per issuer and asset per batch, after every state change.
+        - One payout per issuer and asset per batch, after every state change. A token that
+          refuses its payout (paused, blacklisting, out of gas) does not revert the batch: the
+          amount is owed to the redeemer (PayoutDeferred), who claims it later.
+        - A fraud proof records its signer against the coin (doubleSpentBy[coin][signer]): a
+          stranger's proof of a coin it does not own neither blocks nor stands for the owner's.
 """
 
 from ethereum.ercs import IERC20
@@ -87,6 +91,10 @@ INSUFFICIENT_COLLATERAL: constant(uint8) = 15
 # 3 + 2 × inputs + 36 × outputs + 64 bytes, 2-byte coin indexes.
 HEADER_SIZE: constant(uint256) = 6
 NOTE_SIZE: constant(uint256) = 181
+
+# Gas a token's payout may use: enough for any ERC-20 transfer seen (about 30,000 to 65,000),
+# little enough that a token burning what it gets leaves the batch its other payouts.
+TOKEN_PAYOUT_GAS: constant(uint256) = 150_000
 
 # Bit positions of a coin's packed record (see _pack).
 EXPIRY_SHIFT: constant(uint256) = 128
@@ -164,6 +172,20 @@ event DoubleSpend:
     owner: indexed(address)
 
 
+# A token payout the token refused: `amount` is owed to `redeemer` (claim), `owed` in all.
+event PayoutDeferred:
+    redeemer: indexed(address)
+    asset: indexed(address)
+    amount: uint256
+    owed: uint256
+
+
+event Claimed:
+    redeemer: indexed(address)
+    asset: indexed(address)
+    amount: uint256
+
+
 event FraudProven:
     coin: indexed(bytes32)
     first: bytes32
@@ -179,8 +201,12 @@ collateral: public(HashMap[address, HashMap[address, uint256]])
 lockedUntil: public(HashMap[address, uint256])
 # coin => the transfer digest that spent it on chain, or REDEEMED.
 consumed: public(HashMap[bytes32, bytes32])
-# coin => the owner proven (submitFraudProof) to have signed two different spends of it.
-doubleSpender: public(HashMap[bytes32, address])
+# coin => signer => the signer is proven (submitFraudProof) to have signed two different spends
+# of the coin. Whether the signer owned the coin is the reader's to check, from the coin's
+# provenance: a record under any other signer says nothing about the owner.
+doubleSpentBy: public(HashMap[bytes32, HashMap[address, bool]])
+# redeemer => asset => payouts a token refused (PayoutDeferred), paid by claim(asset).
+owed: public(HashMap[address, HashMap[address, uint256]])
 
 # Working tables of one redeem call, by coin index and group index (an issuer and asset). A
 # call reads only entries it wrote; the keyed ones hold the call's batchNonce, so that a second
@@ -212,8 +238,8 @@ def deposit(asset: address, amount: uint256):
     """
     @notice Adds collateral for the caller's notes in `asset`.
     @param asset The token contract, or the zero address for the native coin (then
-           msg.value must equal `amount`). Tokens that charge a fee on transfer are not
-           supported.
+           msg.value must equal `amount`). A token deposit whose balance here grows by other
+           than `amount` (a fee on transfer) is refused; rebasing tokens are not supported.
     @param amount Base units of `asset`; the vault pulls tokens with transferFrom.
     """
     assert amount > 0, "nothing to deposit"
@@ -225,9 +251,13 @@ def deposit(asset: address, amount: uint256):
     self.collateral[msg.sender][asset] = balance
     log Deposited(issuer=msg.sender, asset=asset, amount=amount, collateral=balance)
     if asset != empty(address):
+        held: uint256 = staticcall IERC20(asset).balanceOf(self)
         assert extcall IERC20(asset).transferFrom(
             msg.sender, self, amount, default_return_value=True
         ), "token transfer failed"
+        # A token that delivers other than it was asked (a fee on transfer) would make one
+        # issuer's collateral pay another's coins.
+        assert staticcall IERC20(asset).balanceOf(self) == held + amount, "the token delivered other than the amount (fee on transfer): not supported"
 
 
 @external
@@ -258,6 +288,21 @@ def withdraw(asset: address, amount: uint256):
     balance -= amount
     self.collateral[msg.sender][asset] = balance
     log Withdrawn(issuer=msg.sender, asset=asset, amount=amount, collateral=balance)
+    self._pay(asset, msg.sender, amount)
+
+
+@external
+@nonreentrant
+def claim(asset: address):
+    """
+    @notice Pays the caller what redeems owed it in `asset` and could not pay (the token
+            refused the payout: PayoutDeferred). Reverts while the token still refuses.
+    @param asset The token contract.
+    """
+    amount: uint256 = self.owed[msg.sender][asset]
+    assert amount > 0, "nothing is owed"
+    self.owed[msg.sender][asset] = 0
+    log Claimed(redeemer=msg.sender, asset=asset, amount=amount)
     self._pay(asset, msg.sender, amount)
 
 
@@ -301,8 +346,9 @@ def redeem():
 @nonreentrant
 def submitFraudProof(coin: bytes32, first: TransferEvidence, second: TransferEvidence):
     """
-    @notice Records that the owner of `coin` signed two different transfers spending it.
-            Collateral is untouched: the issuer owes the coin once, to whichever branch is
+    @notice Records that one key signed two different transfers spending `coin`, under that
+            key (doubleSpentBy): a proof by a key that does not own the coin records only
+            that key, and blocks no one's. Collateral is untouched: the issuer owes the coin once, to whichever branch is
             redeemed first (Docs/VAULT.md, "Fraud proofs").
     @param coin The coin spent twice.
     @param first One transfer consuming `coin`, as signed (input coin ids, outputs, r, s, v).
@@ -315,8 +361,8 @@ def submitFraudProof(coin: bytes32, first: TransferEvidence, second: TransferEvi
     spender: address = self._signer(a, first.v, first.r, first.s)
     assert spender != empty(address), "a signature does not recover"
     assert spender == self._signer(b, second.v, second.r, second.s), "the transfers have different signers"
-    assert self.doubleSpender[coin] == empty(address), "fraud already proven for this coin"
-    self.doubleSpender[coin] = spender
+    assert not self.doubleSpentBy[coin][spender], "fraud already proven for this coin and signer"
+    self.doubleSpentBy[coin][spender] = True
     if convert(a, uint256) < convert(b, uint256):
         log FraudProven(coin=coin, first=a, second=b, owner=spender)
     else:
@@ -518,8 +564,15 @@ def _settle(groups: uint256):
         log Payout(redeemer=msg.sender, issuer=issuer, asset=asset, amount=paid)
     for group: uint256 in range(groups, bound=MAX_NOTES):
         paid: uint256 = self.groupPaid[group]
-        if paid != 0:
-            self._pay(self.groupAssets[group], msg.sender, paid)
+        if paid == 0:
+            continue
+        asset: address = self.groupAssets[group]
+        if asset == empty(address):
+            raw_call(msg.sender, b"", value=paid)
+        elif not self._tokenPaid(asset, msg.sender, paid):
+            owed: uint256 = self.owed[msg.sender][asset] + paid
+            self.owed[msg.sender][asset] = owed
+            log PayoutDeferred(redeemer=msg.sender, asset=asset, amount=paid, owed=owed)
 
 
 @internal
@@ -561,6 +614,30 @@ def _pay(asset: address, to: address, amount: uint256):
         raw_call(to, b"", value=amount)
     else:
         assert extcall IERC20(asset).transfer(to, amount, default_return_value=True), "token transfer failed"
+
+
+@internal
+def _tokenPaid(asset: address, to: address, amount: uint256) -> bool:
+    """
+    @dev Asks `asset` to transfer `amount` to `to` with at most TOKEN_PAYOUT_GAS: whether it
+         did (no revert, and true or nothing answered), without reverting when it did not.
+    """
+    if not asset.is_contract:
+        return False
+    success: bool = False
+    answer: Bytes[32] = b""
+    success, answer = raw_call(
+        asset,
+        abi_encode(to, amount, method_id=method_id("transfer(address,uint256)")),
+        max_outsize=32,
+        gas=TOKEN_PAYOUT_GAS,
+        revert_on_failure=False,
+    )
+    if not success:
+        return False
+    if len(answer) == 0:
+        return True
+    return len(answer) == 32 and convert(answer, uint256) == 1
 
 
 @internal

@@ -85,7 +85,7 @@ class TestFraudProof:
         assert events(world.vault, receipt, "FraudProven") == [
             {"coin": world.coin(note), "first": digests[0], "second": digests[1], "owner": world.alice.address}
         ]
-        assert world.vault.functions.doubleSpender(world.coin(note)).call() == world.alice.address
+        assert world.vault.functions.doubleSpentBy(world.coin(note), world.alice.address).call()
         # The issuer owes the coin once: nothing moves, and the first branch redeemed is paid.
         assert world.collateral() == 1_000
         assert world.consumed(world.coin(note)) == b"\0" * 32
@@ -94,7 +94,7 @@ class TestFraudProof:
     def test_the_same_fraud_is_recorded_once(self, world):
         note, a, b = two_spends(world)
         self.submit(world, world.coin(note), a, b)
-        with pytest.raises(Reverted, match="already proven"):
+        with pytest.raises(Reverted, match="already proven for this coin and signer"):
             self.submit(world, world.coin(note), b, a)
 
     def test_the_same_transfer_twice_is_no_fraud(self, world):

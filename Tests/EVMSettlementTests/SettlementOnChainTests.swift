@@ -108,12 +108,13 @@ import Testing
                 serial: .random(using: &random), issuer: devAccount, asset: .zero,
                 amount: 7_000_000_000, owner: alice, expiry: clock.now() + 86_400),
             with: devKey, in: domain)
-        func spend(to payee: Address) throws -> SignedTransfer {
+        /// Alice's spend of her note to `payee` (or one signed by another key: a decoy).
+        func spend(to payee: Address, signedBy key: PrivateKey? = nil) throws -> SignedTransfer {
             try SignedTransfer(
                 signing: Transfer(
                     inputs: [note.coinID(in: domain)],
                     outputs: [Output(owner: payee, amount: 7_000_000_000)]),
-                with: aliceKey, in: domain)
+                with: key ?? aliceKey, in: domain)
         }
         func payment(to payee: Address) throws -> [UInt8] {
             let spend = try spend(to: payee)
@@ -158,22 +159,33 @@ import Testing
             vault, coins: [note.coinID(in: domain), unknown])
         #expect(consumed == [note.coinID(in: domain): bobsTransfer, unknown: .zero])
 
-        // Carol holds both transfers (say, shown her later): her node's fraud proof puts the
-        // double spender on record; the same proof again is refused before it is signed.
+        // First a stranger (Bob's key, which never owned the coin) signs two "spends" of it
+        // and proves that: a decoy meant to take the coin's record before the owner's.
+        let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: carolKey)
+        let decoyEvidence = try DoubleSpendEvidence(
+            coin: note.coinID(in: domain), try spend(to: bob, signedBy: bobKey),
+            try spend(to: carol, signedBy: bobKey), in: domain)
+        let stranger = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: bobKey)
+        let decoyProof = try await stranger.signFraudProof(
+            vault: vault, evidence: decoyEvidence, nonce: try await stranger.pendingNonce())
+        try await stranger.send(raw: decoyProof.raw)
+        #expect(try await confirmed(decoyProof.hash).succeeded)
+
+        // Carol holds both of Alice's transfers (say, shown her later): the decoy does not
+        // stand for Alice's record, her node's fraud proof puts Alice on record, and the same
+        // proof again is refused before it is signed.
         let evidence = try DoubleSpendEvidence(
             coin: note.coinID(in: domain), try spend(to: bob), try spend(to: carol), in: domain)
-        let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: carolKey)
-        #expect(try await chain.provenFrauds(vault: vault, coins: [evidence.coin]).isEmpty)
+        #expect(try await chain.provenFrauds(vault: vault, of: [evidence]).isEmpty)
         let proof = try await chain.signFraudProof(
             vault: vault, evidence: evidence, nonce: try await chain.pendingNonce())
         try await chain.send(raw: proof.raw)
         #expect(try await confirmed(proof.hash).succeeded)
+        #expect(try await chain.provenFrauds(vault: vault, of: [evidence]) == [evidence.coin])
         #expect(
-            try await chain.provenFrauds(vault: vault, coins: [evidence.coin]) == [evidence.coin])
-        #expect(
-            try await rpc.vaultDoubleSpenders(vault, coins: [evidence.coin]) == [
-                evidence.coin: alice
-            ])
+            try await rpc.vaultDoubleSpends(
+                vault, [(evidence.coin, alice), (evidence.coin, bob), (evidence.coin, carol)])
+                == [true, true, false])
         await #expect(throws: NodeError.self) {
             _ = try await chain.signFraudProof(
                 vault: vault, evidence: evidence, nonce: try await chain.pendingNonce())

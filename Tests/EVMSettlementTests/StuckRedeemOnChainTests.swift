@@ -182,8 +182,10 @@ struct FaultyRedeems: SettlementChain {
     func consumed(vault: Address, coins: [CoinID]) async throws(NodeError) -> [CoinID: Bytes32] {
         try await real.consumed(vault: vault, coins: coins)
     }
-    func provenFrauds(vault: Address, coins: [CoinID]) async throws(NodeError) -> Set<CoinID> {
-        try await real.provenFrauds(vault: vault, coins: coins)
+    func provenFrauds(
+        vault: Address, of evidence: [DoubleSpendEvidence]
+    ) async throws(NodeError) -> Set<CoinID> {
+        try await real.provenFrauds(vault: vault, of: evidence)
     }
     func signFraudProof(
         vault: Address, evidence: DoubleSpendEvidence, nonce: UInt64

@@ -163,4 +163,24 @@ import Testing
             }
         }
     }
+
+    /// A provider's key in the endpoint (path, query or user part) never shows in what the
+    /// error says: it goes to the log and to `/api/status`.
+    @Test func anUnreachableEndpointIsNamedWithoutItsKey() async throws {
+        let port = try Shell.freePort()
+        for url in [
+            "http://127.0.0.1:\(port)/v3/SECRETKEY", "http://user:SECRETKEY@127.0.0.1:\(port)",
+            "http://127.0.0.1:\(port)/?apikey=SECRETKEY",
+        ] {
+            try await withRPC(url, timeout: .seconds(10)) { rpc in
+                do {
+                    _ = try await rpc.chainID()
+                    Issue.record("a closed port answered")
+                } catch {
+                    #expect(!String(describing: error).contains("SECRETKEY"), "\(error)")
+                    #expect(String(describing: error).contains("127.0.0.1:\(port)"), "\(error)")
+                }
+            }
+        }
+    }
 }

@@ -102,14 +102,37 @@ import Testing
         #expect(left == [10])
     }
 
+    /// A vault deployed before `doubleSpentBy` has only `doubleSpender(coin)`: a double spend
+    /// is on record there when its one signer is the one asked about (a stranger's decoy
+    /// there is not the owner's record).
+    @Test func aVaultWithTheEarlierFraudRecordIsReadByItsSigner() async throws {
+        let issuer = try await fundedIssuer()
+        let legacy = try await deploy("Contracts/tests/contracts/LegacyFraudRecord.vy", by: issuer)
+        var random = SystemRandomNumberGenerator()
+        let (coin, other) = (Bytes32.random(using: &random), Bytes32.random(using: &random))
+        let (owner, stranger) = (
+            Address(publicKey: PrivateKey.generate().publicKey),
+            Address(publicKey: PrivateKey.generate().publicKey)
+        )
+        let sent = try await issuer.sender.send(
+            to: legacy,
+            data: ABI.call("record(bytes32,address)", [.bytes32(coin), .address(stranger)]))
+        _ = try await rpc.waitForReceipt(sent.hash, timeout: .generousWait)
+        #expect(
+            try await rpc.vaultDoubleSpends(
+                legacy, [(coin, owner), (coin, stranger), (other, owner)]) == [false, true, false])
+    }
+
     func deployToken(by issuer: VaultOperator) async throws -> Address {
-        let code = try DevChain.compile(
-            DevChain.root.appendingPathComponent("Contracts/TestToken.vy"))
+        try await deploy("Contracts/TestToken.vy", by: issuer)
+    }
+
+    func deploy(_ contract: String, by issuer: VaultOperator) async throws -> Address {
+        let code = try DevChain.compile(DevChain.root.appendingPathComponent(contract))
         let sent = try await issuer.sender.send(to: nil, data: code)
         let outcome = try await rpc.waitForReceipt(sent.hash, timeout: .generousWait)
-        guard case .confirmed(let receipt, _) = outcome, let token = receipt.contractAddress else {
-            throw EVMError.malformedResponse("the token was not deployed: \(outcome)")
-        }
-        return token
+        guard case .confirmed(let receipt, _) = outcome, let address = receipt.contractAddress
+        else { throw EVMError.malformedResponse("\(contract) was not deployed: \(outcome)") }
+        return address
     }
 }

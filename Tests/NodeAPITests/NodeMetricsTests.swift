@@ -4,6 +4,7 @@ import HummingbirdTesting
 import NodeAPI
 import NodeKit
 import NodeTestSupport
+import Settlement
 import Tender
 import TenderTestSupport
 import Testing
@@ -29,6 +30,19 @@ import Testing
         metrics.syncPassed(failed: false)
         metrics.syncPassed(failed: true)
         metrics.bluetoothSessionEnded(paid: true)
+        metrics.redeemReverted()
+        metrics.payoutDeferred()
+        // Alice's coins in a batch of their own that reverted twice: held back.
+        let coins = try alice.redeemableCoins(now: node.clock.now(), limit: 10).map(\.coin)
+        for tag in [UInt8(1), 2] {
+            let redeem = SignedRedeem(
+                hash: try Bytes32([UInt8](repeating: tag, count: 32)),
+                chainID: world.domain.chainID,
+                vault: world.domain.vault, sender: world.alice, nonce: UInt64(tag), raw: [tag],
+                coins: coins)
+            try alice.recordRedeem(redeem, now: node.clock.now())
+            try alice.redeemFailed(redeem.hash, reverted: true, now: node.clock.now())
+        }
         let context = NodeAPIContext(
             wallets: { NodeWallets(home: alice) }, clock: node.clock, state: state,
             feed: PaymentFeed(), token: Self.token, metrics: metrics, syncNow: {})
@@ -58,6 +72,18 @@ import Testing
                     #"tender_balance_base_units{chain_id="\#(chain)",asset="\#(Address.zero.checksummed)",kind="spendable"}"#
                 ) == 1000)
             #expect(Self.value(text, #"tender_incoming_payments{chain_id="\#(chain)"}"#) == 1)
+            #expect(Self.value(text, "tender_redeems_reverted_total") == 1)
+            #expect(Self.value(text, "tender_payouts_deferred_total") == 1)
+            #expect(Self.value(text, #"tender_redeem_holds{chain_id="\#(chain)"}"#) == 1)
+            #expect(Self.value(text, #"tender_redeem_held_coins{chain_id="\#(chain)"}"#) == 2)
+            let status = try await client.execute(
+                uri: "/api/status", method: .get,
+                headers: [.authorization: "Bearer \(Self.token)"])
+            let json = try JSONSerialization.jsonObject(with: Data(buffer: status.body))
+            let held = try #require((json as? [String: Any])?["heldBack"] as? [[String: Any]])
+            #expect(held.count == 1)
+            #expect(held.first?["coins"] as? Int == 2)
+            #expect(held.first?["asset"] as? String == Address.zero.checksummed)
             #expect(text.contains("# TYPE tender_coins gauge"))
             #expect(
                 !text.contains("\nnan")

@@ -39,6 +39,33 @@ import Testing
                     try ChainEntry(domain: domain, endpoints: ["http://a"], rateLimit: 0)
                 }, "rate limit"
             ),
+            // Numbers that would trap later (a wait of 10^300 s) or never settle.
+            (
+                { () throws(NodeError) in
+                    try ChainEntry(domain: domain, endpoints: ["http://a"], rateLimit: 1e-300)
+                }, "rate limit must be 0.1…100000"
+            ),
+            (
+                { () throws(NodeError) in
+                    try ChainEntry(domain: domain, endpoints: ["http://a"], rateLimit: .infinity)
+                }, "rate limit"
+            ),
+            (
+                { () throws(NodeError) in
+                    try ChainEntry(domain: domain, endpoints: ["http://a"], rateLimit: .nan)
+                }, "rate limit"
+            ),
+            (
+                { () throws(NodeError) in
+                    try ChainEntry(domain: domain, endpoints: ["http://a"], confirmations: .max)
+                }, "confirmations must be at least 1 and at most 86400"
+            ),
+            (
+                { () throws(NodeError) in
+                    try ChainEntry(
+                        domain: Domain(chainID: .max, vault: vault), endpoints: ["http://a"])
+                }, "out of range"
+            ),
         ]
         for (make, named) in refusals {
             do {
@@ -104,6 +131,26 @@ import Testing
                 "[[chain]]\nid = 1\nvault = \"\(vault)\"\nrpc = [\"http://a\"]\n"
                     + "[[chain]]\nid = 1\nvault = \"\(vault)\"\nrpc = [\"http://b\"]",
                 "listed twice"
+            ),
+            (
+                "[[chain]]\nid = 1\nvault = \"\(vault)\"\nrpc = [\"http://a\"]\nrate-limit = 1e-300",
+                "rate limit"
+            ),
+            (
+                "[[chain]]\nid = 1\nvault = \"\(vault)\"\nrpc = [\"http://a\"]\nrate-limit = nan",
+                "rate limit"
+            ),
+            (
+                "[[chain]]\nid = 1\nvault = \"\(vault)\"\nrpc = [\"http://a\"]\nconfirmations = 9223372036854775807",
+                "confirmations"
+            ),
+            (
+                "[[chain]]\nid = 9223372036854775807\nvault = \"\(vault)\"\nrpc = [\"http://a\"]",
+                "out of range"
+            ),
+            (
+                "[[chain]]\nid = 1\nvault = \"\(vault)\"\nrpc = [\"http://a\"]\nnative-symbol = \"X\"\nnative-decimals = 9223372036854775807",
+                "native-decimals"
             ),
             // A typo is not a default left in place.
             (

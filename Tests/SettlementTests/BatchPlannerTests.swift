@@ -25,6 +25,18 @@ import Testing
         }
     }
 
+    /// A note of the issuer's for Bob, redeemed as it is.
+    func coin(_ serial: UInt8, asset: Address, isolated: Bool = false) throws -> RedeemableCoin {
+        let note = try SignedNote(
+            signing: Note(
+                serial: try Bytes32([UInt8](repeating: serial, count: 32)), issuer: world.issuer,
+                asset: asset, amount: 100, owner: world.bob, expiry: world.expiry),
+            with: world.issuerKey, in: world.domain)
+        return RedeemableCoin(
+            coin: note.coinID(in: world.domain), proof: ProofBundle(notes: [note], transfers: []),
+            domain: world.domain, isolated: isolated)
+    }
+
     @Test func batchesStayUnderTheBudgetAndKeepEveryCoinOnceInOrder() throws {
         let coins = bobsCoins(20, in: world.domain)
         let gas = RedeemGasModel()
@@ -55,6 +67,40 @@ import Testing
         #expect(
             batch.estimatedGas
                 == RedeemGasModel().cost(notes: 1, transfers: 1, inputs: 1, outputs: 4, coins: 4))
+    }
+
+    /// A token payout gets the whole gas the vault lets a token use, once per issuer and
+    /// token: a token that burns it cannot run the batch out of gas.
+    @Test func eachTokenPayoutIsBudgetedInFull() throws {
+        let token = try Address("0x000000000000000000000000000000000000cafe")
+        let gas = RedeemGasModel()
+        let native = try #require(try BatchPlanner().plan([try coin(1, asset: .zero)]).first)
+        let tokens = try #require(
+            try BatchPlanner().plan([try coin(2, asset: token), try coin(3, asset: token)]).first)
+        #expect(
+            native.estimatedGas == gas.cost(notes: 1, transfers: 0, inputs: 0, outputs: 0, coins: 1)
+        )
+        #expect(
+            tokens.estimatedGas
+                == gas.cost(notes: 2, transfers: 0, inputs: 0, outputs: 0, coins: 2)
+                + gas.perTokenPayout)
+        #expect(gas.perTokenPayout > 150_000)
+    }
+
+    /// After a revert, coins of the batch's issuers' assets go out in batches of one asset
+    /// each (the culprit alone, the others settled), the rest together as before.
+    @Test func isolatedCoinsGoInBatchesOfTheirIssuersAssetAlone() throws {
+        let token = try Address("0x000000000000000000000000000000000000cafe")
+        let coins = [
+            try coin(1, asset: .zero, isolated: true), try coin(2, asset: token, isolated: false),
+            try coin(3, asset: token, isolated: true), try coin(4, asset: .zero, isolated: true),
+            try coin(5, asset: .zero, isolated: false),
+        ]
+        let batches = try BatchPlanner().plan(coins).map(\.coins)
+        #expect(
+            batches == [
+                [coins[0].coin, coins[3].coin], [coins[1].coin, coins[4].coin], [coins[2].coin],
+            ])
     }
 
     @Test func eachVaultGetsItsOwnBatches() throws {

@@ -33,6 +33,7 @@ import Testing
         let signatures = [
             "CoinRedeemed(bytes32,uint256)", "CoinRejected(bytes32,uint8)",
             "DoubleSpend(bytes32,bytes32,bytes32,address)", "Consumed(bytes32,bytes32)",
+            "PayoutDeferred(address,address,uint256,uint256)",
         ]
         let run = try RefereePython.run(python, script: script.path, signatures)
         #expect(run.status == 0, "\(run.errors)")
@@ -40,7 +41,7 @@ import Testing
             .map { "0x" + $0 }
         let ours = [
             VaultEvents.coinRedeemed, VaultEvents.coinRejected, VaultEvents.doubleSpend,
-            VaultEvents.consumed,
+            VaultEvents.consumed, VaultEvents.payoutDeferred,
         ].map(\.hex)
         #expect(ours == theirs)
     }
@@ -67,6 +68,33 @@ import Testing
         #expect(
             outcome.doubleSpends
                 == [.init(coin: other, recorded: recorded, presented: presented, owner: owner)])
+    }
+
+    /// A token that refused its payout: the amount owed, read; a malformed one is an error.
+    @Test func aDeferredPayoutIsRead() throws {
+        let token = try Address("0x000000000000000000000000000000000000cafe")
+        let padded = try Bytes32([UInt8](repeating: 0, count: 12) + token.bytes)
+        let redeemer = try Bytes32([UInt8](repeating: 0, count: 12) + vault.bytes)
+        let outcome = try RedeemOutcome(
+            logs: [
+                VaultLog(
+                    address: vault, topics: [VaultEvents.payoutDeferred, redeemer, padded],
+                    data: word(200) + word(500))
+            ], vault: vault)
+        #expect(outcome.deferredPayouts == [.init(asset: token, amount: 200, owed: 500)])
+        for bad in [
+            VaultLog(
+                address: vault, topics: [VaultEvents.payoutDeferred, redeemer, padded],
+                data: word(200)),
+            VaultLog(
+                address: vault,
+                topics: [
+                    VaultEvents.payoutDeferred, redeemer,
+                    try Bytes32([UInt8](repeating: 0xFF, count: 32)),
+                ], data: word(200) + word(500)),
+        ] {
+            #expect(throws: SettlementError.self) { try RedeemOutcome(logs: [bad], vault: vault) }
+        }
     }
 
     @Test func malformedEventsAreErrorsNotGuesses() throws {

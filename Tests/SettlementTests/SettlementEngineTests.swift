@@ -216,8 +216,10 @@ actor ScriptedChain: SettlementChain {
 
     func prove(_ coin: CoinID) { proven.insert(coin) }
 
-    func provenFrauds(vault: Address, coins: [CoinID]) async throws(NodeError) -> Set<CoinID> {
-        proven.intersection(coins)
+    func provenFrauds(
+        vault: Address, of evidence: [DoubleSpendEvidence]
+    ) async throws(NodeError) -> Set<CoinID> {
+        proven.intersection(evidence.map(\.coin))
     }
 
     func signFraudProof(

@@ -106,7 +106,7 @@ import Testing
         #expect(
             throws: WalletStoreError(.refusedTransition(.redeem(tx.hash, state: .final, .fail)))
         ) {
-            try store.redeemFailed(tx.hash, now: world.now)
+            try store.redeemFailed(tx.hash, reverted: true, now: world.now)
         }
         try store.redeemReorged(tx.hash, now: world.now)
         try store.redeemMined(tx.hash, block: 6, hash: block, now: world.now)
@@ -139,10 +139,40 @@ import Testing
         #expect(again.state == .signed && again.blockHash == nil)
 
         try store.redeemMined(tx.hash, block: 6, hash: block, now: world.now)
-        try store.redeemFailed(tx.hash, now: world.now)
+        try store.redeemFailed(tx.hash, reverted: false, now: world.now)
         #expect(try states(store, coins) == [.unspent, .unspent])
         #expect(try store.redeemTransaction(tx.hash)?.state == .reverted)
-        #expect(try store.redeemable(now: world.now, limit: 10).count == 2)
+        #expect(try store.redeemable(now: world.now, limit: 10).map(\.isolated) == [false, false])
+    }
+
+    /// A reverted batch's coins go out again alone (their issuer's asset in batches of its
+    /// own); one that reverts again alone holds that asset back (ten minutes, then twice as
+    /// long at each hold), and a batch of theirs that goes through clears the record.
+    @Test func aRevertAloneHoldsTheIssuersAssetBackAndASettledBatchClearsIt() throws {
+        let (store, _, coins) = try bob([10, 20])
+        var now = world.now
+        let first = try redeem(coins, nonce: 0, tag: 9)
+        try store.recordRedeem(first, now: now)
+        #expect(try store.redeemFailed(first.hash, reverted: true, now: now) == nil)
+        #expect(try store.redeemable(now: now, limit: 10).map(\.isolated) == [true, true])
+        for (round, delay) in [(0, UInt64(600)), (1, 1_200)] {
+            let tx = try redeem(coins, nonce: UInt64(round + 1), tag: UInt8(round + 1))
+            try store.recordRedeem(tx, now: now)
+            let hold = try #require(try store.redeemFailed(tx.hash, reverted: true, now: now))
+            #expect(hold.issuer == world.issuer && hold.asset == world.asset)
+            #expect(hold.coins == 2 && hold.until == now + delay)
+            #expect(try store.redeemHolds(now: now) == [hold])
+            #expect(try store.redeemable(now: now, limit: 10).isEmpty)
+            now = hold.until
+            #expect(try store.redeemHolds(now: now).isEmpty)
+            #expect(try store.redeemable(now: now, limit: 10).map(\.isolated) == [true, true])
+        }
+        let tx = try redeem(coins, nonce: 3, tag: 3)
+        try store.recordRedeem(tx, now: now)
+        try store.redeemMined(
+            tx.hash, block: 7, hash: try Bytes32([UInt8](repeating: 0xB0, count: 32)), now: now)
+        try store.settleRedeem(tx.hash, coins: [coins[0]: .retry, coins[1]: .retry], now: now)
+        #expect(try store.redeemable(now: now, limit: 10).map(\.isolated) == [false, false])
     }
 
     @Test func aReplacementTakesTheNonceAndTheMinedOneWins() throws {

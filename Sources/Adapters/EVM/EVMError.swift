@@ -1,5 +1,8 @@
+import Codecs
+
 /// Why a request to an EVM node, or a transaction, did not do what was asked. Every case
-/// names what was wrong; none carries key material.
+/// names what was wrong; none carries key material, and none shows an endpoint's path, query or
+/// user part (`RedactedURL`).
 public enum EVMError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No connection to the endpoint (refused, no route, DNS, TLS).
     case unreachable(endpoint: String, reason: String)
@@ -21,9 +24,13 @@ public enum EVMError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unreachable(let endpoint, let reason): "cannot reach \(endpoint): \(reason)"
-        case .timedOut(let endpoint, let method): "\(method) to \(endpoint) timed out"
-        case .httpStatus(let status, let endpoint): "\(endpoint) answered HTTP \(status)"
+        // Endpoints are redacted: a provider's URL often holds its API key.
+        case .unreachable(let endpoint, let reason):
+            "cannot reach \(RedactedURL.text(endpoint)): \(RedactedURL.scrubbing(endpoint, from: reason))"
+        case .timedOut(let endpoint, let method):
+            "\(method) to \(RedactedURL.text(endpoint)) timed out"
+        case .httpStatus(let status, let endpoint):
+            "\(RedactedURL.text(endpoint)) answered HTTP \(status)"
         case .malformedResponse(let what): "malformed JSON-RPC response: \(what)"
         case .rpc(let code, let message, _): "node refused the request (\(code)): \(message)"
         case .executionReverted(let reason, _):

@@ -41,7 +41,8 @@ public final class RequestPacer: Sendable {
         let elapsed = ContinuousClock.now - start
         let now =
             Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let wait = bucket.withLock { $0.take(now: now) }
+        // Capped at an hour: a wait no setting should ask for, and one a `Duration` holds.
+        let wait = min(bucket.withLock { $0.take(now: now) }, 3_600)
         guard wait > 0 else { return }
         do { try await Task.sleep(for: .seconds(wait)) } catch { throw .cancelled }
     }

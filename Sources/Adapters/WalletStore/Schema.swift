@@ -266,6 +266,22 @@ enum Schema {
             // redeem transaction (redeem_coins) say all it did.
             try db.execute(sql: "DROP TABLE outbox")
         }
+        // An issuer's asset whose redeems reverted (a token that refuses its payout on a vault
+        // that reverts for it, a batch out of gas): planned in batches of its own, and held
+        // back until retry_at once a batch of its own reverted (Docs/PROTOCOL.md §11).
+        migrator.registerMigration("v12: redeem trouble") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE redeem_trouble (
+                        issuer BLOB NOT NULL,
+                        asset BLOB NOT NULL,
+                        reverts INTEGER NOT NULL,
+                        holds INTEGER NOT NULL,
+                        retry_at INTEGER NOT NULL,
+                        PRIMARY KEY (issuer, asset)
+                    ) STRICT;
+                    """)
+        }
         return migrator
     }
 }

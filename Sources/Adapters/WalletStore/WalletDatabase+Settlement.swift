@@ -6,15 +6,25 @@ extension WalletDatabase {
     /// Coins to redeem, oldest first, with their proofs: every coin this wallet holds unspent
     /// and unexpired at `now`, received or change (a payment's change is unspent only once the
     /// payment is handed over, and from then on its transfer may be on chain anyway).
-    public func redeemable(now: UInt64, limit: Int) throws -> [(coin: CoinID, proof: ProofBundle)] {
+    /// `isolated`: the coin's issuer and asset had a redeem revert; it goes in a batch of its
+    /// own. Coins of an issuer's asset held back (`RedeemHold`) wait until its time.
+    public func redeemable(
+        now: UInt64, limit: Int
+    ) throws -> [(coin: CoinID, proof: ProofBundle, isolated: Bool)] {
         try read { db in
-            let coins = try Bytes32.fetchAll(
+            let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id FROM coins WHERE state = ? AND expiry > ?
-                        ORDER BY rowid LIMIT ?
-                    """, arguments: [CoinState.unspent.rawValue, now.column, limit])
-            return try coins.map { ($0, try Self.proof(db, of: $0)) }
+                    SELECT c.id, t.reverts IS NOT NULL AS isolated FROM coins c
+                        LEFT JOIN redeem_trouble t ON t.issuer = c.issuer AND t.asset = c.asset
+                        WHERE c.state = ? AND c.expiry > ? AND (t.retry_at IS NULL OR t.retry_at <= ?)
+                        ORDER BY c.rowid LIMIT ?
+                    """,
+                arguments: [CoinState.unspent.rawValue, now.column, now.column, limit])
+            return try rows.map { row in
+                let coin: Bytes32 = row["id"]
+                return (coin, try Self.proof(db, of: coin), row["isolated"])
+            }
         }
     }
 
@@ -111,13 +121,24 @@ extension WalletDatabase {
                 let settlement = settlements[coin] ?? .retry
                 _ = try db.move(coins: "id = ?", [coin], by: settlement.transition, now: now)
             }
+            // A batch that went through clears its issuers' assets of past reverts.
+            try db.execute(
+                sql: """
+                    DELETE FROM redeem_trouble WHERE (issuer, asset) IN (
+                        SELECT c.issuer, c.asset FROM coins c JOIN redeem_coins r ON r.coin = c.id
+                        WHERE r.tx = ?)
+                    """, arguments: [tx])
             try Self.require(db, tx, .finalize, now: now)
         }
     }
 
-    /// The transaction reverted (or will never be mined): its coins wait for another batch.
-    /// Refused for a transaction that is final, replaced or reverted already.
-    public func redeemFailed(_ tx: Bytes32, now: UInt64) throws {
+    /// The transaction will never be mined (another took its nonce), or it `reverted`: its
+    /// coins wait for another batch. Refused for a transaction that is final, replaced or
+    /// reverted already. A revert also marks each issuer's asset of the batch: its coins go in
+    /// batches of their own from now on. One that reverts again alone is the culprit: it is
+    /// held back (returned) until a later time, longer at each hold, while the others settle.
+    @discardableResult
+    public func redeemFailed(_ tx: Bytes32, reverted: Bool, now: UInt64) throws -> RedeemHold? {
         try transaction { db in
             guard let record = try Self.redeemTransaction(db, tx) else {
                 throw WalletStoreError(.refusedTransition(.redeem(tx, state: nil, .fail)))
@@ -125,6 +146,57 @@ extension WalletDatabase {
             try Self.require(db, tx, .fail, now: now)
             for coin in record.coins {
                 _ = try db.move(coins: "id = ?", [coin], by: .retryRedeem, now: now)
+            }
+            guard reverted else { return nil }
+            let groups = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.issuer, c.asset, count(*) AS coins FROM coins c
+                        JOIN redeem_coins r ON r.coin = c.id WHERE r.tx = ?
+                        GROUP BY c.issuer, c.asset
+                    """, arguments: [tx])
+            for group in groups {
+                try db.execute(
+                    sql: """
+                        INSERT INTO redeem_trouble (issuer, asset, reverts, holds, retry_at)
+                            VALUES (?, ?, 1, 0, 0)
+                            ON CONFLICT (issuer, asset) DO UPDATE SET reverts = reverts + 1
+                        """, arguments: [group["issuer"], group["asset"]])
+            }
+            guard groups.count == 1, let group = groups.first,
+                let trouble = try Row.fetchOne(
+                    db,
+                    sql: "SELECT reverts, holds FROM redeem_trouble WHERE issuer = ? AND asset = ?",
+                    arguments: [group["issuer"], group["asset"]]),
+                trouble["reverts"] as Int64 >= 2
+            else { return nil }
+            let until = now + RedeemHold.delay(afterHolds: trouble["holds"])
+            try db.execute(
+                sql: """
+                    UPDATE redeem_trouble SET holds = holds + 1, retry_at = ?
+                        WHERE issuer = ? AND asset = ?
+                    """, arguments: [until.column, group["issuer"], group["asset"]])
+            return RedeemHold(
+                issuer: group["issuer"], asset: group["asset"], coins: group["coins"],
+                until: until)
+        }
+    }
+
+    /// Issuers' assets held back from redeems now (a batch of theirs alone reverted).
+    public func redeemHolds(now: UInt64) throws -> [RedeemHold] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT t.issuer, t.asset, t.retry_at, (
+                        SELECT count(*) FROM coins c WHERE c.issuer = t.issuer
+                            AND c.asset = t.asset AND c.state = ?) AS coins
+                        FROM redeem_trouble t WHERE t.retry_at > ? ORDER BY t.retry_at
+                    """, arguments: [CoinState.unspent.rawValue, now.column]
+            ).map { row in
+                RedeemHold(
+                    issuer: row["issuer"], asset: row["asset"], coins: row["coins"],
+                    until: try row.seconds("retry_at"))
             }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Codecs
 import NodeKit
 import Settlement
 import Tender
@@ -91,7 +92,7 @@ struct ChainListCommand: ParsableCommand {
                 let rate = entry.rateLimit.map { ", at most \($0) requests/s" } ?? ""
                 let coin = entry.nativeCoin.map { "; its coin \($0)" } ?? ""
                 print(
-                    "Chain \(entry.domain.chainID), vault \(entry.domain.vault): \(entry.endpoints.joined(separator: ", ")); \(entry.confirmations) confirmations\(rate)\(coin)"
+                    "Chain \(entry.domain.chainID), vault \(entry.domain.vault): \(entry.endpoints.map(RedactedURL.text).joined(separator: ", ")); \(entry.confirmations) confirmations\(rate)\(coin)"
                 )
             }
         }

@@ -140,12 +140,12 @@ public struct EVMSettlementChain: SettlementChain {
     }
 
     public func provenFrauds(
-        vault: Address, coins: [CoinID]
+        vault: Address, of evidence: [DoubleSpendEvidence]
     ) async throws(NodeError) -> Set<CoinID> {
-        let spenders = try await ask { () throws(EVMError) in
-            try await rpc.vaultDoubleSpenders(vault, coins: coins)
+        let recorded = try await ask { () throws(EVMError) in
+            try await rpc.vaultDoubleSpends(vault, evidence.map { ($0.coin, $0.spender) })
         }
-        return Set(spenders.filter { $0.value != .zero }.keys)
+        return Set(zip(evidence, recorded).filter(\.1).map(\.0.coin))
     }
 
     public func signFraudProof(

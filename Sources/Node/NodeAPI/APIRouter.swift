@@ -65,6 +65,15 @@ public enum APIRouter {
             address: home.address.checksummed, home: DomainView(home.domain),
             domains: wallets.all.map { DomainView($0.domain) }, startedAt: startedAt,
             uptimeSeconds: NodeState.elapsed(from: startedAt, to: now), sync: await node.state.sync,
+            heldBack: try answering { () throws(NodeError) in
+                var held: [HeldBackView] = []
+                for wallet in wallets.all {
+                    held += try wallet.redeemHolds(now: now).map {
+                        HeldBackView($0, in: wallet.domain)
+                    }
+                }
+                return held
+            },
             services: await node.state.services.mapValues(\.description),
             charge: UnitView(asset: .zero, node.charge(home)))
     }

@@ -13,6 +13,8 @@ public final class NodeMetrics: Sendable {
     private let paymentsReceived: Counter
     private let syncPasses: Counter
     private let syncFailures: Counter
+    private let redeemsReverted: Counter
+    private let payoutsDeferred: Counter
 
     public init() {
         paymentsReceived = registry.makeCounter(
@@ -25,6 +27,16 @@ public final class NodeMetrics: Sendable {
         syncFailures = registry.makeCounter(
             descriptor: Self.series(
                 "sync_failures_total", "Sync passes that failed (chain unreachable, RPC errors)."))
+        redeemsReverted = registry.makeCounter(
+            descriptor: Self.series(
+                "redeems_reverted_total",
+                "Redeem transactions mined and reverted (their coins go out again, by issuer and asset)."
+            ))
+        payoutsDeferred = registry.makeCounter(
+            descriptor: Self.series(
+                "payouts_deferred_total",
+                "Token payouts the token refused: the coins are redeemed and the vault owes the amount."
+            ))
         for outcome in ["paid", "failed"] { _ = bluetoothSessions(outcome) }
         for outcome in ["paid", "refused"] { _ = cameraPayments(outcome) }
         _ = errors("api")
@@ -39,6 +51,12 @@ public final class NodeMetrics: Sendable {
             errors("sync").increment()
         }
     }
+
+    /// A redeem transaction was mined and reverted.
+    public func redeemReverted() { redeemsReverted.increment() }
+
+    /// A token refused a redeem's payout (the vault owes it).
+    public func payoutDeferred() { payoutsDeferred.increment() }
 
     /// A Bluetooth payment session ended: `paid`, or `failed` (the link dropped, the payer
     /// misbehaved, the payment was refused).
@@ -148,6 +166,16 @@ public final class NodeMetrics: Sendable {
             gauge(
                 "incoming_payments", "Payments the wallet accepted.", [chain]
             ).set(Double(try wallet.incomingPaymentCount()))
+            let holds = try wallet.redeemHolds(now: now)
+            gauge(
+                "redeem_holds",
+                "Issuers' assets held back from redeems (a batch of theirs alone reverted).",
+                [chain]
+            ).set(Double(holds.count))
+            gauge(
+                "redeem_held_coins", "Coins waiting while their issuer's asset is held back.",
+                [chain]
+            ).set(Double(holds.reduce(0) { $0 + $1.coins }))
         }
         return registry.emitToString()
     }

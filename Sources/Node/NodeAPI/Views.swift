@@ -37,9 +37,30 @@ struct StatusView: ResponseEncodable, Codable {
     let startedAt: UInt64
     let uptimeSeconds: UInt64
     let sync: NodeState.SyncStatus
+    /// Issuers' assets whose coins settlement holds back (a redeem of theirs alone reverted).
+    let heldBack: [HeldBackView]
     let services: [String: String]
     /// What the point-of-sale page charges in: the home chain's own coin.
     let charge: UnitView
+}
+
+struct HeldBackView: Codable, Equatable {
+    let chainId: UInt64
+    let vault: String
+    let issuer: String
+    let asset: String
+    let coins: Int
+    /// Unix seconds: when its coins are tried again.
+    let until: UInt64
+
+    init(_ hold: RedeemHold, in domain: Domain) {
+        chainId = domain.chainID
+        vault = domain.vault.checksummed
+        issuer = hold.issuer.checksummed
+        asset = hold.asset.checksummed
+        coins = hold.coins
+        until = hold.until
+    }
 }
 
 struct AssetBalanceView: Codable, Equatable {

@@ -58,6 +58,12 @@ public struct Wallet: Sendable {
     }
 
     /// How many coins stand in each state.
+    /// Issuers' assets whose coins are held back from redeems now (a batch of theirs alone
+    /// reverted: the sync engine's `heldBack`).
+    public func redeemHolds(now: UInt64) throws(NodeError) -> [RedeemHold] {
+        try storing { try store.redeemHolds(now: now) }
+    }
+
     public func coinCounts() throws(NodeError) -> [CoinState: Int] {
         try storing { try store.coinCounts() }
     }

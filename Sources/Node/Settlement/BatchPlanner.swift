@@ -5,12 +5,27 @@ public struct RedeemableCoin: Sendable, Hashable {
     public let coin: CoinID
     public let proof: ProofBundle
     public let domain: Domain
+    /// Its issuer's asset had a redeem revert: it goes in batches of that asset alone, so that
+    /// a culprit is found and the others settle.
+    public let isolated: Bool
 
-    public init(coin: CoinID, proof: ProofBundle, domain: Domain) {
+    public init(coin: CoinID, proof: ProofBundle, domain: Domain, isolated: Bool = false) {
         self.coin = coin
         self.proof = proof
         self.domain = domain
+        self.isolated = isolated
     }
+
+    /// The issuer and asset of its notes (one of each: a transfer mixes neither).
+    var payout: Payout? {
+        proof.notes.first.map { Payout(issuer: $0.note.issuer, asset: $0.note.asset) }
+    }
+}
+
+/// One payout of a batch: an issuer's collateral in one asset.
+struct Payout: Hashable {
+    let issuer: Address
+    let asset: Address
 }
 
 /// One planned `redeem()`: coins of one vault whose merged proofs fit the gas budget.
@@ -23,7 +38,8 @@ public struct PlannedBatch: Sendable {
 
 /// Splits what a node holds into redeem batches: one vault per batch, coins in the order given
 /// (the oldest first, so nothing waits behind a stream of new ones), each batch as large as
-/// the gas budget allows. Pure: the sync engine gives it the coins and the chain's gas limit.
+/// the gas budget allows; isolated coins in batches of their issuer's asset alone. Pure: the
+/// sync engine gives it the coins and the chain's gas limit.
 public struct BatchPlanner: Sendable {
     public var gas: RedeemGasModel
     /// The most gas one batch may be estimated at (half a 30 M block by default: a batch never
@@ -36,15 +52,21 @@ public struct BatchPlanner: Sendable {
     }
 
     public func plan(_ coins: [RedeemableCoin]) throws(SettlementError) -> [PlannedBatch] {
-        var order: [Domain] = []
-        var byDomain: [Domain: [RedeemableCoin]] = [:]
+        struct Lot: Hashable {
+            let domain: Domain
+            /// Nil: coins of any issuer and asset together.
+            let isolated: Payout?
+        }
+        var order: [Lot] = []
+        var lots: [Lot: [RedeemableCoin]] = [:]
         for coin in coins {
-            if byDomain[coin.domain] == nil { order.append(coin.domain) }
-            byDomain[coin.domain, default: []].append(coin)
+            let lot = Lot(domain: coin.domain, isolated: coin.isolated ? coin.payout : nil)
+            if lots[lot] == nil { order.append(lot) }
+            lots[lot, default: []].append(coin)
         }
         var batches: [PlannedBatch] = []
-        for domain in order {
-            batches += try plan(byDomain[domain]!, in: domain)
+        for lot in order {
+            batches += try plan(lots[lot]!, in: lot.domain)
         }
         return batches
     }
@@ -99,6 +121,8 @@ private struct Shape {
     let domain: Domain
     var notes: Set<CoinID> = []
     var transfers: Set<Bytes32> = []
+    /// One payout per issuer and token.
+    var tokenPayouts: Set<Payout> = []
     var inputs = 0
     var outputs = 0
     var coins = 0
@@ -106,7 +130,12 @@ private struct Shape {
     init(domain: Domain) { self.domain = domain }
 
     mutating func add(_ coin: RedeemableCoin) {
-        for note in coin.proof.notes { notes.insert(note.coinID(in: domain)) }
+        for note in coin.proof.notes {
+            notes.insert(note.coinID(in: domain))
+            if note.note.asset != .zero {
+                tokenPayouts.insert(Payout(issuer: note.note.issuer, asset: note.note.asset))
+            }
+        }
         for transfer in coin.proof.transfers
         where transfers.insert(transfer.transfer.digest(in: domain)).inserted {
             inputs += transfer.transfer.inputs.count
@@ -118,6 +147,6 @@ private struct Shape {
     func cost(_ gas: RedeemGasModel) -> UInt64 {
         gas.cost(
             notes: notes.count, transfers: transfers.count, inputs: inputs, outputs: outputs,
-            coins: coins)
+            coins: coins, tokenPayouts: tokenPayouts.count)
     }
 }

@@ -1,3 +1,4 @@
+import Codecs
 import NodeKit
 import Tender
 
@@ -14,6 +15,15 @@ public struct ChainEntry: Sendable, Equatable {
     public var nativeCoin: Denomination?
 
     public static let defaultConfirmations: UInt64 = 2
+    /// The most confirmations a redeem may wait for (a day of 1-second blocks): more would
+    /// never settle, and block arithmetic stays far from overflow.
+    public static let confirmationsRange: ClosedRange<UInt64> = 1...86_400
+    /// Requests per second an endpoint may be limited to: slower than one request in ten
+    /// seconds never finishes a pass; the bound keeps every wait a `Duration` can hold.
+    public static let rateLimitRange: ClosedRange<Double> = 0.1...100_000
+    /// The largest chain id a transaction can carry (EIP-2294: 2^63 - 37, so that a legacy
+    /// `v` of chainID × 2 + 36 fits 64 bits).
+    public static let largestChainID: UInt64 = 9_223_372_036_854_775_771
 
     /// The coin `native-symbol` and `native-decimals` configure (decimals 18 unless given);
     /// nil when neither is.
@@ -38,16 +48,26 @@ public struct ChainEntry: Sendable, Equatable {
             guard Self.isEndpoint(endpoint) else {
                 throw NodeError(
                     .usage(
-                        "chain \(domain.chainID): '\(endpoint)' is not an http:// or https:// URL"))
+                        "chain \(domain.chainID): '\(RedactedURL.text(endpoint))' is not an http:// or https:// URL"
+                    ))
             }
         }
-        guard confirmations >= 1 else {
-            throw NodeError(.usage("chain \(domain.chainID): confirmations must be at least 1"))
+        guard (1...Self.largestChainID).contains(domain.chainID) else {
+            throw NodeError(
+                .usage("chain id \(domain.chainID) is out of range (1…\(Self.largestChainID))"))
+        }
+        guard Self.confirmationsRange.contains(confirmations) else {
+            throw NodeError(
+                .usage(
+                    "chain \(domain.chainID): confirmations must be at least 1 and at most \(Self.confirmationsRange.upperBound), got \(confirmations)"
+                ))
         }
         if let rateLimit {
-            guard rateLimit > 0, rateLimit.isFinite else {
+            guard Self.rateLimitRange.contains(rateLimit) else {
                 throw NodeError(
-                    .usage("chain \(domain.chainID): a rate limit must be a positive number"))
+                    .usage(
+                        "chain \(domain.chainID): a rate limit must be \(Self.rateLimitRange.lowerBound)…\(Int(Self.rateLimitRange.upperBound)) requests per second, got \(rateLimit)"
+                    ))
             }
         }
         self.domain = domain

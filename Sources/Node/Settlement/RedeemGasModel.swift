@@ -14,12 +14,18 @@ public struct RedeemGasModel: Sendable, Hashable {
     public var perOutput: UInt64 = 4_000
     /// A redeemed coin: its slot, its event, its share of the payout.
     public var perCoin: UInt64 = 25_000
+    /// A token payout (one per issuer and token in a batch): the vault gives the token's
+    /// `transfer` at most 150,000 gas (TOKEN_PAYOUT_GAS, Docs/VAULT.md), and a hostile token
+    /// may burn all of it; budgeted in full so that it cannot run the batch out of gas.
+    public var perTokenPayout: UInt64 = 160_000
 
     public init() {}
 
-    public func cost(notes: Int, transfers: Int, inputs: Int, outputs: Int, coins: Int) -> UInt64 {
+    public func cost(
+        notes: Int, transfers: Int, inputs: Int, outputs: Int, coins: Int, tokenPayouts: Int = 0
+    ) -> UInt64 {
         base + perNote * UInt64(notes) + perTransfer * UInt64(transfers)
             + perExtraInput * UInt64(max(0, inputs - transfers)) + perOutput * UInt64(outputs)
-            + perCoin * UInt64(coins)
+            + perCoin * UInt64(coins) + perTokenPayout * UInt64(tokenPayouts)
     }
 }

@@ -40,8 +40,24 @@ public struct RedeemOutcome: Sendable, Equatable {
         }
     }
 
+    /// A token payout the token refused (paused, blacklisting, out of gas): the coins are
+    /// redeemed and the amount is owed to the redeemer by the vault, paid by its `claim`.
+    public struct DeferredPayout: Sendable, Equatable {
+        public let asset: Address
+        public let amount: Amount
+        /// All the vault owes the redeemer in `asset` now.
+        public let owed: Amount
+
+        public init(asset: Address, amount: Amount, owed: Amount) {
+            self.asset = asset
+            self.amount = amount
+            self.owed = owed
+        }
+    }
+
     public var fates: [CoinID: Fate] = [:]
     public var doubleSpends: [DoubleSpend] = []
+    public var deferredPayouts: [DeferredPayout] = []
 
     /// Reads the vault's events among `logs` (others, and other contracts', are skipped).
     public init(logs: [VaultLog], vault: Address) throws(SettlementError) {
@@ -63,14 +79,21 @@ public struct RedeemOutcome: Sendable, Equatable {
                 guard log.data.count == 64, log.topics.count == 3 else {
                     throw SettlementError(.malformedLog("DoubleSpend of \(log.data.count) bytes"))
                 }
-                let owner = log.topics[2].bytes
-                guard owner.prefix(12).allSatisfy({ $0 == 0 }),
-                    let address = try? Address(bytes: owner.suffix(20))
-                else { throw SettlementError(.malformedLog("DoubleSpend's owner is no address")) }
                 doubleSpends.append(
                     DoubleSpend(
                         coin: try Self.topic(log, 1), recorded: try Self.word(log.data, 0),
-                        presented: try Self.word(log.data, 1), owner: address))
+                        presented: try Self.word(log.data, 1),
+                        owner: try Self.address(log, 2, "DoubleSpend's owner")))
+            case VaultEvents.payoutDeferred:
+                guard log.data.count == 64, log.topics.count == 3 else {
+                    throw SettlementError(
+                        .malformedLog("PayoutDeferred of \(log.data.count) bytes"))
+                }
+                deferredPayouts.append(
+                    DeferredPayout(
+                        asset: try Self.address(log, 2, "PayoutDeferred's asset"),
+                        amount: try Self.amount(log.data, word: 0),
+                        owed: try Self.amount(log.data, word: 1)))
             default: continue
             }
         }
@@ -81,6 +104,17 @@ public struct RedeemOutcome: Sendable, Equatable {
             throw SettlementError(.malformedLog("an event with \(log.topics.count) topics"))
         }
         return log.topics[index]
+    }
+
+    /// An indexed address.
+    private static func address(
+        _ log: VaultLog, _ index: Int, _ what: String
+    ) throws(SettlementError) -> Address {
+        let word = try topic(log, index).bytes
+        guard word.prefix(12).allSatisfy({ $0 == 0 }),
+            let address = try? Address(bytes: word.suffix(20))
+        else { throw SettlementError(.malformedLog("\(what) is no address")) }
+        return address
     }
 
     private static func word(_ data: [UInt8], _ index: Int) throws(SettlementError) -> Bytes32 {
@@ -107,6 +141,7 @@ public enum VaultEvents {
     public static let coinRejected = topic("CoinRejected(bytes32,uint8)")
     public static let doubleSpend = topic("DoubleSpend(bytes32,bytes32,bytes32,address)")
     public static let consumed = topic("Consumed(bytes32,bytes32)")
+    public static let payoutDeferred = topic("PayoutDeferred(address,address,uint256,uint256)")
 
     static func topic(_ signature: String) -> Bytes32 {
         try! Bytes32(Keccak256.hash(Array(signature.utf8)))

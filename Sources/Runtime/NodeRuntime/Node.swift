@@ -153,7 +153,17 @@ public struct Node: Sendable {
                 metrics.syncPassed(failed: outcome.failure != nil)
                 if let failure = outcome.failure { logger.warning("sync: \(failure)") }
             } events: { event in
-                logger.info("sync: \(SettlementEventText.line(for: event))")
+                let line = "sync: \(SettlementEventText.line(for: event))"
+                switch event {
+                case .reverted:
+                    metrics.redeemReverted()
+                    logger.warning("\(line)")
+                case .payoutDeferred:
+                    metrics.payoutDeferred()
+                    logger.warning("\(line)")
+                case .heldBack, .fraudProofRefused: logger.warning("\(line)")
+                default: logger.info("\(line)")
+                }
             }
         }
         return (service, loop, client)

@@ -31,9 +31,26 @@ public enum VaultCalls {
         ABI.call("consumed(bytes32)", [.bytes32(coin)])
     }
 
-    /// The view `doubleSpender(coin) -> address`: the owner a fraud proof convicted, or zero.
+    /// The view `doubleSpentBy(coin, signer) -> bool`: a fraud proof showed `signer` signing
+    /// two spends of `coin` (whether it owns the coin is the reader's to know).
+    public static func doubleSpentBy(coin: Bytes32, signer: Address) -> [UInt8] {
+        ABI.call("doubleSpentBy(bytes32,address)", [.bytes32(coin), .address(signer)])
+    }
+
+    /// The view `owed(redeemer, asset) -> uint256`: token payouts the token refused.
+    public static func owed(redeemer: Address, asset: Address) -> [UInt8] {
+        ABI.call("owed(address,address)", [.address(redeemer), .address(asset)])
+    }
+
+    /// The view `doubleSpender(coin) -> address` of vaults deployed before `doubleSpentBy`:
+    /// the signer of the first fraud proof of the coin, whoever it was.
     public static func doubleSpender(coin: Bytes32) -> [UInt8] {
         ABI.call("doubleSpender(bytes32)", [.bytes32(coin)])
+    }
+
+    /// `claim(asset)`: pays the caller what `owed` holds for it in `asset`.
+    public static func claim(asset: Address) -> [UInt8] {
+        ABI.call("claim(address)", [.address(asset)])
     }
 
     /// `submitFraudProof(coin, first, second)`: two transfers of `coin` signed by its owner,
@@ -76,5 +93,7 @@ public enum VaultCalls {
         public static let coinRedeemed = ABI.eventTopic("CoinRedeemed(bytes32,uint256)")
         public static let coinRejected = ABI.eventTopic("CoinRejected(bytes32,uint8)")
         public static let payout = ABI.eventTopic("Payout(address,address,address,uint256)")
+        public static let payoutDeferred = ABI.eventTopic(
+            "PayoutDeferred(address,address,uint256,uint256)")
     }
 }

@@ -16,18 +16,29 @@ extension EthereumRPC {
         return consumed
     }
 
-    /// Whom a fraud proof convicted for each coin (`doubleSpender(coin)`; zero: none yet).
-    public func vaultDoubleSpenders(
-        _ vault: Address, coins: [Bytes32]
-    ) async throws(EVMError) -> [Bytes32: Address] {
-        guard !coins.isEmpty else { return [:] }
-        let values = try await vaultViews(
-            vault, coins.map(VaultCalls.doubleSpender), returning: .address,
-            at: try await blockNumber())
-        var spenders: [Bytes32: Address] = [:]
-        for (coin, value) in zip(coins, values) {
-            if case .address(let owner) = value { spenders[coin] = owner }
+    /// Which of `spends` (a coin and the key said to have spent it twice) a fraud proof put
+    /// on record (`doubleSpentBy(coin, signer)`), in one batch at the head.
+    /// A vault deployed before `doubleSpentBy` keeps one signer per coin (`doubleSpender`):
+    /// read there, a spend is on record when that signer is the one asked about.
+    public func vaultDoubleSpends(
+        _ vault: Address, _ spends: [(coin: Bytes32, signer: Address)]
+    ) async throws(EVMError) -> [Bool] {
+        guard !spends.isEmpty else { return [] }
+        let block = try await blockNumber()
+        do {
+            let values = try await vaultViews(
+                vault, spends.map { VaultCalls.doubleSpentBy(coin: $0.coin, signer: $0.signer) },
+                returning: .bool, at: block)
+            return values.map { if case .bool(true) = $0 { true } else { false } }
+        } catch {
+            guard
+                let values = try? await vaultViews(
+                    vault, spends.map { VaultCalls.doubleSpender(coin: $0.coin) },
+                    returning: .address, at: block)
+            else { throw error }
+            return zip(spends, values).map { spend, value in
+                if case .address(let signer) = value { signer == spend.signer } else { false }
+            }
         }
-        return spenders
     }
 }

@@ -118,3 +118,27 @@ public enum CoinSettlement: Sendable, Equatable {
         }
     }
 }
+
+/// An issuer's asset whose redeem reverted in a batch of its own: its coins wait until
+/// `until` (a token refusing its payout on a vault that reverts for it, say), and the other
+/// coins settle meanwhile.
+public struct RedeemHold: Sendable, Equatable {
+    public let issuer: Address
+    public let asset: Address
+    /// Its coins waiting (unspent).
+    public let coins: Int
+    /// Unix seconds.
+    public let until: UInt64
+
+    public init(issuer: Address, asset: Address, coins: Int, until: UInt64) {
+        self.issuer = issuer
+        self.asset = asset
+        self.coins = coins
+        self.until = until
+    }
+
+    /// Ten minutes after the first hold, doubling at each, at most a day.
+    public static func delay(afterHolds holds: Int) -> UInt64 {
+        min(600 << UInt64(min(max(holds, 0), 8)), 86_400)
+    }
+}

@@ -32,8 +32,11 @@ public protocol SettlementChain: Sendable {
     func collateral(vault: Address, now: UInt64) async throws(NodeError) -> CollateralSnapshot
     /// The transfer that spent each coin in `vault` (`consumed[coin]`; zero: nothing yet).
     func consumed(vault: Address, coins: [CoinID]) async throws(NodeError) -> [CoinID: Bytes32]
-    /// The coins among `coins` whose double spend the vault has on record (a fraud proof).
-    func provenFrauds(vault: Address, coins: [CoinID]) async throws(NodeError) -> Set<CoinID>
+    /// The coins of `evidence` whose double spend by the evidence's spender (the coin's owner,
+    /// by its proof) the vault has on record: a record under another key says nothing.
+    func provenFrauds(
+        vault: Address, of evidence: [DoubleSpendEvidence]
+    ) async throws(NodeError) -> Set<CoinID>
     /// A token contract's `symbol()` and `decimals()`; nil when it has none that make sense.
     func denomination(ofToken asset: Address) async throws(NodeError) -> Denomination?
     /// A signed `submitFraudProof` of `evidence` to `vault` at `nonce`: its hash and bytes.

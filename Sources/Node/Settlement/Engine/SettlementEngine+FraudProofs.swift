@@ -5,8 +5,8 @@ import WalletStore
 extension SettlementEngine {
     /// Sends the vault every double spend this wallet holds evidence of and the vault has not
     /// on record (Docs/PROTOCOL.md §11, "Fraud proofs"): each signed and recorded before it
-    /// is sent, sent again while unmined, settled when the vault's `doubleSpender` names the
-    /// owner. A proof the chain refuses is reported and does not stop the pass.
+    /// is sent, sent again while unmined, settled when the vault's `doubleSpentBy` has the
+    /// owner on record for the coin. A proof the chain refuses is reported and does not stop the pass.
     public func submitFraudProofs(
         events: @Sendable (Event) -> Void = { _ in }
     ) async throws(NodeError) {
@@ -18,8 +18,7 @@ extension SettlementEngine {
         // Read before the receipts (see `unmined`), and only when a proof was sent.
         let minedNonce =
             open.contains { records[$0.coin] != nil } ? try await chain.minedNonce() : nil
-        let proven = try await chain.provenFrauds(
-            vault: wallet.domain.vault, coins: open.map(\.coin))
+        let proven = try await chain.provenFrauds(vault: wallet.domain.vault, of: open)
         let now = clock.now()
         for evidence in open {
             if proven.contains(evidence.coin) {

@@ -46,8 +46,9 @@ extension SettlementEngine {
             return
         }
         guard receipt.succeeded else {
-            try wallet.redeemFailed(record.hash, now: now)
+            let hold = try wallet.redeemFailed(record.hash, reverted: true, now: now)
             events(.reverted(tx: record.hash, coins: record.coins.count))
+            if let hold { events(.heldBack(hold)) }
             return
         }
         let outcome: RedeemOutcome
@@ -74,6 +75,9 @@ extension SettlementEngine {
         }
         if !reasons.isEmpty { events(.refusedByVault(tx: record.hash, reasons: reasons)) }
         for doubleSpend in outcome.doubleSpends { events(.doubleSpend(doubleSpend)) }
+        for deferred in outcome.deferredPayouts {
+            events(.payoutDeferred(tx: record.hash, deferred))
+        }
     }
 
     /// A signed redeem in no block: a transaction it replaced may be mined instead; its nonce
@@ -93,7 +97,7 @@ extension SettlementEngine {
             }
         }
         if minedNonce > record.nonce {
-            try wallet.redeemFailed(record.hash, now: now)
+            try wallet.redeemFailed(record.hash, reverted: false, now: now)
             events(.dropped(tx: record.hash, coins: record.coins.count))
             return
         }

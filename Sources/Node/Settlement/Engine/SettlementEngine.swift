@@ -50,12 +50,19 @@ public struct SettlementEngine: Sendable {
         /// Another transaction of this key took its nonce: it will never be mined; its coins
         /// (none for a fraud proof) wait for the next batch.
         case dropped(tx: Bytes32, coins: Int)
+        /// Mined and reverted: its coins wait for the next batch, in batches of their issuer's
+        /// asset alone.
         case reverted(tx: Bytes32, coins: Int)
+        /// A batch of one issuer's asset alone reverted: its coins wait until the hold ends.
+        case heldBack(RedeemHold)
         case settled(tx: Bytes32, redeemed: Int, conflicted: Int, expired: Int, retry: Int)
         /// The vault refused coins of `tx` for these reasons (how many each; nil: a code this
         /// node does not know), besides a coin already redeemed by an earlier batch.
         case refusedByVault(tx: Bytes32, reasons: [VaultRejection?: Int])
         case doubleSpend(RedeemOutcome.DoubleSpend)
+        /// The token of `tx`'s coins refused their payout: the coins are redeemed and the vault
+        /// owes the amount to this node's key, to claim once the token pays again.
+        case payoutDeferred(tx: Bytes32, RedeemOutcome.DeferredPayout)
         case expired(coins: Int)
         /// The vault's collateral read and saved for open-mode acceptance.
         case collateral(issuers: Int, block: UInt64)

@@ -7,7 +7,8 @@ extension Wallet {
     public func redeemableCoins(now: UInt64, limit: Int) throws(NodeError) -> [RedeemableCoin] {
         try storing {
             try store.redeemable(now: now, limit: limit).map {
-                RedeemableCoin(coin: $0.coin, proof: $0.proof, domain: domain)
+                RedeemableCoin(
+                    coin: $0.coin, proof: $0.proof, domain: domain, isolated: $0.isolated)
             }
         }
     }
@@ -63,9 +64,14 @@ extension Wallet {
         try storing { try store.settleRedeem(tx, coins: coins, now: now) }
     }
 
-    public func redeemFailed(_ tx: Bytes32, now: UInt64) throws(NodeError) {
-        try storing { try store.redeemFailed(tx, now: now) }
+    /// See `WalletDatabase.redeemFailed`: the issuer's asset held back, when one is.
+    @discardableResult
+    public func redeemFailed(
+        _ tx: Bytes32, reverted: Bool, now: UInt64
+    ) throws(NodeError) -> RedeemHold? {
+        try storing { try store.redeemFailed(tx, reverted: reverted, now: now) }
     }
+
 }
 
 extension Wallet {

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Codecs
 import EVM
 import EVMSettlement
 import NodeKit
@@ -135,7 +136,7 @@ struct ChainWallets: Sendable {
             do {
                 let served = try await rpc.chainID()
                 guard served == chainID else {
-                    reasons.append("\(endpoint) serves chain \(served)")
+                    reasons.append("\(RedactedURL.text(endpoint)) serves chain \(served)")
                     continue
                 }
                 return rpc

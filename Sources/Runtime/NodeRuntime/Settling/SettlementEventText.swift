@@ -22,7 +22,11 @@ public enum SettlementEventText {
             line =
                 "\(tx.hex) will never be mined (another transaction of this key took its nonce)\(coins > 0 ? "; its \(coins) coins wait for the next batch" : "")"
         case .reverted(let tx, let coins):
-            line = "reverted: \(tx.hex); its \(coins) coins wait for the next batch"
+            line =
+                "reverted: \(tx.hex); its \(coins) coins wait for the next batches, one per issuer and asset"
+        case .heldBack(let hold):
+            line =
+                "held back: the redeem of issuer \(hold.issuer)'s asset \(hold.asset) reverted alone; its \(hold.coins) coin(s) wait until \(hold.until) (Unix time) while the others settle"
         case .settled(let tx, let redeemed, let conflicted, let expired, let retry):
             line =
                 "settled \(tx.hex): \(redeemed) redeemed, \(conflicted) conflicted, \(expired) expired, \(retry) for the next batch"
@@ -33,6 +37,9 @@ public enum SettlementEventText {
         case .doubleSpend(let spend):
             line =
                 "double spend of coin \(spend.coin.hex) by \(spend.owner): the vault recorded transfer \(spend.recorded.hex), this one presented \(spend.presented.hex)"
+        case .payoutDeferred(let tx, let deferred):
+            line =
+                "token \(deferred.asset) refused the payout of \(tx.hex) (\(deferred.amount) base units): the coins are redeemed and the vault owes this node's key \(deferred.owed) in all, paid by the vault's claim(asset) once the token pays again"
         case .expired(let coins): line = "\(coins) coins expired unredeemed"
         case .collateral(let issuers, let block):
             line = "collateral of \(issuers) issuer(s) read at block \(block)"

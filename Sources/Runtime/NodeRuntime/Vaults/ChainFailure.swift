@@ -1,3 +1,4 @@
+import Codecs
 import EVM
 import NodeKit
 import Settlement
@@ -18,7 +19,8 @@ func nodeFailure(_ error: any Error) -> any Error {
 /// caller's mistake, one that does not answer is said first, with what to check.
 func servedChainID(at endpoint: EthereumRPC) async throws(NodeError) -> UInt64 {
     guard ChainEntry.isEndpoint(endpoint.endpoint) else {
-        throw NodeError(.usage("'\(endpoint.endpoint)' is not an http:// or https:// URL"))
+        throw NodeError(
+            .usage("'\(RedactedURL.text(endpoint.endpoint))' is not an http:// or https:// URL"))
     }
     do { return try await endpoint.chainID() } catch {
         throw NodeError(.io("\(error)"), resolvedBy: .checkChainEndpoint)

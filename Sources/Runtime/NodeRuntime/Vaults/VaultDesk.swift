@@ -1,3 +1,4 @@
+import Codecs
 import EVM
 import NodeHost
 import NodeKit
@@ -86,7 +87,8 @@ public struct VaultDesk: Sendable {
     public func requireCode(at vault: Address) async throws {
         guard try await !rpc.code(at: vault).isEmpty else {
             throw NodeError(
-                .usage("there is no contract at \(vault) on \(endpoint)"), resolvedBy: .deployVault)
+                .usage("there is no contract at \(vault) on \(RedactedURL.text(endpoint))"),
+                resolvedBy: .deployVault)
         }
     }
 
