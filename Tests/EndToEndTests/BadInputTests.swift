@@ -195,15 +195,23 @@ import Testing
             "double spend")
     }
 
-    @Test func replayAndDoubleSpend() throws {
+    /// Bob's wallet after Alice paid him 60 of her note of 100 (40 back to her): the wallet,
+    /// Bob, the note and Alice's transfer.
+    func bobPaidByAlice() throws -> (CLI, Address, SignedNote, SignedTransfer) {
         let (cli, bob) = try bobWallet()
         let note = world.note(100)
-        let coin = note.coinID(in: world.domain)
-        let first = world.transfer([coin], [(bob, 60), (world.alice, 40)], by: world.aliceKey)
+        let first = world.transfer(
+            [note.coinID(in: world.domain)], [(bob, 60), (world.alice, 40)], by: world.aliceKey)
         try cli.write(
             envelope(ProofBundle(notes: [note], transfers: [first]), to: bob, amount: 60),
             to: "first")
         try cli.ok(["receive", cli.path("first"), "--data-dir", cli.path("bob")])
+        return (cli, bob, note, first)
+    }
+
+    @Test func replayAndDoubleSpend() throws {
+        let (cli, bob, note, first) = try bobPaidByAlice()
+        let coin = note.coinID(in: world.domain)
         #expect(try cli.balance("bob") == (60, 0, 0))
 
         // The same coins under a new request id.
@@ -241,6 +249,54 @@ import Testing
         #expect(
             (try cli.ok(["evidence", "--data-dir", cli.path("bob"), "--json"]).json["evidence"]
                 as! [Any]).count == 1)
+    }
+}
+
+extension BadInputTests {
+    /// A stranger's two "spends" of a coin it does not own prove nothing: `evidence import`
+    /// refuses them naming the owner, and however many different double spends of one coin
+    /// arrive (refused payments, imported files), the wallet keeps one proof of it.
+    @Test func forgedEvidenceIsRefusedAndOneProofIsKeptPerCoin() throws {
+        let (cli, bob, note, first) = try bobPaidByAlice()
+        let coin = note.coinID(in: world.domain)
+        func evidenceCount() throws -> Int {
+            (try cli.ok(["evidence", "--data-dir", cli.path("bob"), "--json"]).json["evidence"]
+                as! [Any]).count
+        }
+
+        let stranger = key(0x78)
+        let forged = try DoubleSpendEvidence(
+            coin: coin, world.transfer([coin], [(bob, 100)], by: stranger),
+            world.transfer([coin], [(world.alice, 100)], by: stranger), in: world.domain)
+        try cli.write(
+            Envelope(domain: world.domain, message: .evidence(forged)).encoded(), to: "forged")
+        let refused = try cli.run([
+            "evidence", "import", cli.path("forged"), "--data-dir", cli.path("bob"),
+        ])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("not by \(world.alice.checksummed)"), "\(refused.stderr)")
+        #expect(try evidenceCount() == 0)
+
+        for index in 0..<4 {
+            let again = world.transfer(
+                [coin], [(bob, 61 + Amount(index)), (world.alice, 39 - Amount(index))],
+                by: world.aliceKey)
+            try cli.write(
+                envelope(
+                    ProofBundle(notes: [note], transfers: [again]), to: bob,
+                    amount: 61 + Amount(index), id: UInt8(10 + index)), to: "again")
+            #expect(
+                try cli.run(["receive", cli.path("again"), "--data-dir", cli.path("bob")]).status
+                    == 65)
+        }
+        let genuine = try DoubleSpendEvidence(
+            coin: coin, world.transfer([coin], [(bob, 1), (world.alice, 99)], by: world.aliceKey),
+            world.transfer([coin], [(bob, 2), (world.alice, 98)], by: world.aliceKey),
+            in: world.domain)
+        try cli.write(
+            Envelope(domain: world.domain, message: .evidence(genuine)).encoded(), to: "genuine")
+        try cli.ok(["evidence", "import", cli.path("genuine"), "--data-dir", cli.path("bob")])
+        #expect(try evidenceCount() == 1)
     }
 }
 

@@ -21,6 +21,7 @@ import Testing
             [api]
             listen = "unix:/run/tender/api.sock"
             token-file = "/etc/tender/token"
+            hosts = ["till.example", "stall-2"]
             [sync]
             enabled = false
             interval = 5
@@ -35,6 +36,7 @@ import Testing
             """, name: "node.toml")
         #expect(settings.listen == .unix(path: "/run/tender/api.sock"))
         #expect(settings.tokenFile == "/etc/tender/token")
+        #expect(settings.hosts == ["till.example", "stall-2"])
         #expect(!settings.syncEnabled && settings.syncInterval == 5 && settings.replaceAfter == 60)
         #expect(settings.bluetooth == .off && settings.payeeName == "Ana's stall")
         #expect(settings.camera == "/dev/video2")
@@ -119,6 +121,12 @@ import Testing
         ("[[limits]]\npayee = \"any\"\namount = \"2.5\"\nperiod = \"1d\"", "positive integer"),
         ("[[limits]]\npayee = \"any\"\namount = 5\nperiod = \"soon\"", "such as 90s"),
         ("[[limits]]\npayee = \"any\"\namount = 5", "limits[0] needs period"),
+        ("[api]\nhosts = [\"evil example\"]", "api.hosts[0] must be a host name"),
+        ("[api]\nhosts = \"till.example\"", "api.hosts"),
+        ("[sync]\ninterval = 1e300", "sync.interval must be 0.1…86400 seconds"),
+        ("[sync]\ninterval = nan", "sync.interval must be 0.1…86400 seconds"),
+        ("[sync]\nreplace-after = 1e-300", "sync.replace-after must be whole seconds"),
+        ("[sync]\nreplace-after = inf", "sync.replace-after must be whole seconds"),
     ])
     func eachMistakeIsNamed(text: String, reason: String) {
         #expect {
@@ -128,6 +136,21 @@ import Testing
                 return false
             }
             return message.contains(reason) && message.contains("node.toml")
+        }
+    }
+
+    /// A file far larger than any node.toml is the wrong file: a usage error, not a
+    /// protocol refusal ("proof too large").
+    @Test func aHugeFileIsAUsageError() throws {
+        let path = try TemporaryDirectory("tender-config").file("node.toml")
+        try Data(repeating: 0x23, count: (1 << 20) + 1).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try NodeConfiguration.load(path)
+        } throws: { error in
+            guard let error = error as? NodeError, case .usage(let message) = error.kind else {
+                return false
+            }
+            return message.contains("larger than 1048576 bytes")
         }
     }
 

@@ -78,7 +78,8 @@ extension WalletDatabase {
         }
     }
 
-    /// Stores evidence once; returns whether it was new.
+    /// Stores evidence, one per coin (the first kept: any one proves the double spend);
+    /// returns whether it was new. The caller has checked the spender owns the coin.
     @discardableResult
     public func recordEvidence(
         _ evidence: DoubleSpendEvidence, body: [UInt8], now: UInt64
@@ -88,8 +89,9 @@ extension WalletDatabase {
         try transaction { db in
             try db.execute(
                 sql: """
-                    INSERT OR IGNORE INTO evidence(coin, first, second, spender, body, found_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO evidence(coin, first, second, spender, body, found_at)
+                    SELECT ?1, ?2, ?3, ?4, ?5, ?6
+                        WHERE NOT EXISTS (SELECT 1 FROM evidence WHERE coin = ?1)
                     """,
                 arguments: [
                     evidence.coin, Data(evidence.first.encoded()),

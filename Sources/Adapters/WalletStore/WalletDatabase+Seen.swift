@@ -75,3 +75,59 @@ extension WalletDatabase {
         }
     }
 }
+
+extension WalletDatabase {
+    /// What this wallet's own records say of `coin`'s owner: the owner it stored for a coin it
+    /// holds or held, else the note or transfer that created the coin (the caller finds the
+    /// output), else the transfer it saw spend the coin (whose signer is the owner). Nil: it
+    /// has never met the coin.
+    public func ownership(of coin: CoinID) throws -> CoinOwnership? {
+        try read { db in
+            if let owner = try Address.fetchOne(
+                db, sql: "SELECT owner FROM coins WHERE id = ?", arguments: [coin])
+            {
+                return .held(owner: owner)
+            }
+            if let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT notes.body AS note, transfers.body AS transfer FROM coin_origins
+                        LEFT JOIN notes ON notes.digest = coin_origins.item
+                        LEFT JOIN transfers ON transfers.digest = coin_origins.item
+                        WHERE coin_origins.coin = ?
+                    """, arguments: [coin])
+            {
+                do {
+                    if let note = row["note"] as Data? {
+                        return .issued(by: try SignedNote.decode(Array(note)))
+                    }
+                    if let transfer = row["transfer"] as Data? {
+                        return .paid(by: try SignedTransfer.decode(Array(transfer)))
+                    }
+                } catch { throw WalletStoreError(.corrupt("stored proof item: \(error)")) }
+            }
+            return try Self.seenSpends(db, of: [coin])[coin].map { .spentBy($0) }
+        }
+    }
+
+    /// Whether evidence of `coin`'s double spend is stored already (one is kept per coin).
+    public func hasEvidence(of coin: CoinID) throws -> Bool {
+        try read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM evidence WHERE coin = ?)",
+                arguments: [coin]) ?? false
+        }
+    }
+}
+
+/// How a wallet knows a coin's owner (`WalletDatabase.ownership(of:)`).
+public enum CoinOwnership: Sendable, Equatable {
+    /// A coin the wallet holds or held, with its owner as stored.
+    case held(owner: Address)
+    /// The note that created it.
+    case issued(by: SignedNote)
+    /// The transfer among whose outputs it is.
+    case paid(by: SignedTransfer)
+    /// The verified transfer that spent it: its signer is the owner.
+    case spentBy(SignedTransfer)
+}

@@ -12,6 +12,7 @@ public enum APIRouter {
     public static func make(_ node: NodeAPIContext) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: FailureCounting(metrics: node.metrics))
+        router.add(middleware: HostCheck(allowed: node.hosts))
         router.get("healthz") { _, _ in "ok\n" }
         // Prometheus scrapes with the same token (`authorization: credentials_file`).
         router.group("metrics").add(middleware: TokenAuthentication(token: node.token)).get {
@@ -51,7 +52,16 @@ public enum APIRouter {
             await node.syncNow()
             return SyncView(sync: await node.state.sync)
         }
-        api.get("events") { _, _ in EventStream.response(await node.feed.subscribe()) }
+        api.get("events") { _, _ in
+            guard let events = await node.feed.subscribe(limit: node.limits.maxEventStreams) else {
+                throw APIFailure(
+                    .serviceUnavailable, code: "busy",
+                    reason:
+                        "\(node.limits.maxEventStreams) event streams are open already: close one, or try again later"
+                )
+            }
+            return EventStream.response(events)
+        }
         AutomaticPaymentRoutes.add(to: api, node)
         return router
     }

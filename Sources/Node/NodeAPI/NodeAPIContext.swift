@@ -24,6 +24,10 @@ public struct NodeAPIContext: Sendable {
     /// What the point-of-sale page charges in: the coin of a wallet's chain, for `/api/status`
     /// (polled by every till: the chain's coin alone, not the wallet's tokens too).
     public let charge: @Sendable (Wallet) -> Denomination
+    /// The names a request's Host may carry (IP literals and localhost always may).
+    public let hosts: HostAllowList
+    /// What connections and event streams may hold of the node.
+    public let limits: ConnectionLimits
 
     public init(
         wallets: @escaping @Sendable () throws(NodeError) -> NodeWallets, clock: any WallClock,
@@ -31,8 +35,11 @@ public struct NodeAPIContext: Sendable {
         metrics: NodeMetrics = NodeMetrics(), offers: any RequestOffering = NoRequestOffering(),
         denominations: @escaping @Sendable (Wallet) -> Denominations = { _ in Denominations() },
         charge: (@Sendable (Wallet) -> Denomination)? = nil,
+        hosts: HostAllowList = HostAllowList(), limits: ConnectionLimits = ConnectionLimits(),
         syncNow: @escaping @Sendable () async -> Void
     ) {
+        self.hosts = hosts
+        self.limits = limits
         self.wallets = wallets
         self.clock = clock
         self.state = state

@@ -32,11 +32,20 @@ public actor PaymentFeed {
     }
 
     /// A stream of the payments that land from now on; it ends when the caller stops reading.
-    func subscribe() -> AsyncStream<FeedEvent> {
+    /// Nil when `limit` streams are open already.
+    func subscribe(limit: Int = .max) -> AsyncStream<FeedEvent>? {
         let id = UUID()
         let (stream, continuation) = AsyncStream<FeedEvent>.makeStream(
             bufferingPolicy: .bufferingNewest(256))
-        subscribers.streams.withLock { $0[id] = continuation }
+        let added = subscribers.streams.withLock { streams in
+            guard streams.count < limit else { return false }
+            streams[id] = continuation
+            return true
+        }
+        guard added else {
+            continuation.finish()
+            return nil
+        }
         continuation.onTermination = { [subscribers] _ in
             _ = subscribers.streams.withLock { $0.removeValue(forKey: id) }
         }

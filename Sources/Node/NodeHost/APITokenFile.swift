@@ -17,8 +17,10 @@ public enum APITokenFile {
                         "\(path) is readable by others (mode \(String(mode & 0o777, radix: 8))): chmod 600 \(path)"
                     ))
             }
-            let token = String(decoding: try FileIO.read(path, limit: 4096), as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let token = String(
+                decoding: try FileIO.read(path, limit: 4096, holding: .setting), as: UTF8.self
+            )
+            .trimmingCharacters(in: .whitespacesAndNewlines)
             guard token.utf8.count >= 32, token.allSatisfy({ $0.isASCII && !$0.isWhitespace })
             else {
                 throw NodeError(

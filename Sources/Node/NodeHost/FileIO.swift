@@ -86,7 +86,13 @@ public enum FileIO {
     }
 
     /// Reads a whole file of at most `limit` bytes.
-    public static func read(_ path: String, limit: Int) throws(NodeError) -> [UInt8] {
+    /// What a file over its limit is: a peer's message (a protocol refusal), or a setting
+    /// the person gave (a usage error: probably the wrong file).
+    public enum Contents: Sendable { case message, setting }
+
+    public static func read(
+        _ path: String, limit: Int, holding contents: Contents = .message
+    ) throws(NodeError) -> [UInt8] {
         let bytes: [UInt8]?
         do { bytes = try DurableFile.read(path, limit: limit) } catch {
             if error.code == SystemError.notFound {
@@ -95,8 +101,15 @@ public enum FileIO {
             throw NodeError(.io("cannot read \(path): \(explain(error))"))
         }
         guard let bytes else {
-            throw NodeError(
-                .rejected(ProtocolError(.proofTooLarge("\(path) is larger than \(limit) bytes"))))
+            switch contents {
+            case .message:
+                throw NodeError(
+                    .rejected(
+                        ProtocolError(.proofTooLarge("\(path) is larger than \(limit) bytes"))))
+            case .setting:
+                throw NodeError(
+                    .usage("\(path) is larger than \(limit) bytes: is it the right file?"))
+            }
         }
         return bytes
     }

@@ -133,7 +133,9 @@ extension Wallet {
         _ body: () throws(ProtocolError) -> CheckedPayment
     ) throws(NodeError) -> CheckedPayment {
         do { return try body() } catch {
-            if case .doubleSpend(let evidence, let issuer) = error.kind, trusted.contains(issuer) {
+            if case .doubleSpend(let evidence, let issuer) = error.kind, trusted.contains(issuer),
+                try owner(of: evidence.coin) == evidence.spender
+            {
                 let bytes = Envelope(domain: domain, message: .evidence(evidence)).encoded()
                 try storing { try store.recordEvidence(evidence, body: bytes, now: now) }
             }
@@ -144,8 +146,11 @@ extension Wallet {
     // MARK: Evidence
 
     /// Takes double-spend evidence from a peer or a file: checked on decoding (two transfers
-    /// of one coin signed by one owner), kept when it concerns a coin this wallet has met
-    /// (any other would let anyone grow the store). Returns the evidence and whether it was new.
+    /// of one coin signed by one key), kept when it concerns a coin this wallet has met and
+    /// its signer is that coin's owner as the wallet's own proofs show (anyone can sign two
+    /// "spends" of a coin that is not theirs), and only the first for each coin. So a peer
+    /// can make the store keep at most one piece of evidence per coin the wallet has met, and
+    /// only of a double spend that happened. Returns the evidence and whether it was new.
     @discardableResult
     public func importEvidence(
         _ bytes: [UInt8], now: UInt64
@@ -155,13 +160,35 @@ extension Wallet {
             throw NodeError(
                 .usage("expected double-spend evidence, got a \(envelope.message.kind)"))
         }
-        guard try storing({ try store.hasSeen(coin: evidence.coin) }) else {
+        guard let owner = try owner(of: evidence.coin) else {
             throw .rejected(
                 .invalidEvidence(
                     "it concerns coin \(evidence.coin.short), which this wallet has never seen"))
         }
+        guard owner == evidence.spender else {
+            throw .rejected(
+                .invalidEvidence(
+                    "its transfers are signed by \(evidence.spender.checksummed), not by \(owner.checksummed), who owns coin \(evidence.coin.short)"
+                ))
+        }
         let new = try storing { try store.recordEvidence(evidence, body: bytes, now: now) }
         return (evidence, new)
+    }
+}
+
+extension Wallet {
+    /// `coin`'s owner as this wallet's own proofs show it (nil: it never met the coin).
+    func owner(of coin: CoinID) throws(NodeError) -> Address? {
+        switch try storing({ try store.ownership(of: coin) }) {
+        case nil: return nil
+        case .held(let owner): return owner
+        case .issued(let note): return note.note.owner
+        case .paid(let transfer):
+            let digest = transfer.transfer.digest(in: domain)
+            let index = transfer.outputCoins(digest: digest).firstIndex(of: coin)
+            return index.map { transfer.transfer.outputs[$0].owner }
+        case .spentBy(let transfer): return transfer.signer(in: domain)
+        }
     }
 }
 

@@ -48,6 +48,10 @@ public struct Node: Sendable {
     /// Serves until stopped (SIGTERM, SIGINT, or the task cancelled).
     public func run() async throws {
         let host = host
+        // One descriptor per API connection: the connections stay under what the process may
+        // open, so a flood of idle ones is refused, never the node's own files and sockets.
+        let openFiles = OpenFileLimit.raise()
+        let limits = ConnectionLimits(descriptors: openFiles)
         let denominations: @Sendable (Wallet) -> Denominations = {
             host.displayDenominations(for: $0)
         }
@@ -83,10 +87,16 @@ public struct Node: Sendable {
                 ? nil : key.map { AutomaticPayer(key: $0, limits: settings.limits) },
             metrics: metrics, offers: offered, denominations: denominations,
             charge: { (try? host.nativeCoin(for: $0)) ?? .baseUnits },
+            hosts: Self.hosts(settings), limits: limits,
             syncNow: { [loop = settlement?.loop] in await loop?.passNow() })
         let (listen, logger) = (settings.listen, logger)
+        if openFiles < 4 * limits.maxConnections {
+            logger.warning(
+                "only \(openFiles) open files allowed (LimitNOFILE): at most \(limits.maxConnections) API connections"
+            )
+        }
         let application = Application(
-            router: APIRouter.make(context),
+            router: APIRouter.make(context), server: limits.server(counting: ConnectionCount()),
             configuration: ApplicationConfiguration(
                 address: Self.bindAddress(listen), serverName: "tender"),
             services: services,
@@ -167,6 +177,24 @@ public struct Node: Sendable {
             }
         }
         return (service, loop, client)
+    }
+
+    /// The names the API answers to: any on a Unix socket, else the machine's and the listed
+    /// ones (besides IP addresses and localhost).
+    static func hosts(_ settings: NodeConfiguration) -> HostAllowList {
+        if case .unix = settings.listen { return .anyName }
+        var names = settings.hosts
+        if case .tcp(let host, _) = settings.listen { names.append(host) }
+        return .forMachine(hostname, adding: names)
+    }
+
+    /// This machine's name (its `.local` name too is one the API answers to).
+    static var hostname: String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        let name = String(
+            decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? nil : name
     }
 
     /// systemd's watchdog, kept fed, when the unit asks for it (WatchdogSec=).

@@ -74,7 +74,8 @@ public enum ChainRegistryFile {
 
     public static func load(_ path: String) throws(NodeError) -> ChainRegistry {
         guard FileManager.default.fileExists(atPath: path) else { return try ChainRegistry() }
-        let text = String(decoding: try FileIO.read(path, limit: maxBytes), as: UTF8.self)
+        let text = String(
+            decoding: try FileIO.read(path, limit: maxBytes, holding: .setting), as: UTF8.self)
         return try parse(text, name: path)
     }
 

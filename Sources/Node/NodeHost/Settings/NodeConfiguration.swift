@@ -12,6 +12,9 @@ public struct NodeConfiguration: Sendable, Equatable {
     public var listen = ListenAddress.tcp(host: "127.0.0.1", port: 8737)
     /// The bearer token's file, relative to the data directory unless absolute.
     public var tokenFile = DataDirectory.Names.apiToken
+    /// Host names the API answers to besides IP addresses, localhost and the machine's own
+    /// name (`[api] hosts`): what a browser on the network types to reach the POS page.
+    public var hosts: [String] = []
     public var syncEnabled = true
     /// Seconds between sync passes.
     public var syncInterval: Double = 30
@@ -49,7 +52,8 @@ public struct NodeConfiguration: Sendable, Equatable {
     ) throws(NodeError) -> NodeConfiguration {
         var text = ""
         if FileManager.default.fileExists(atPath: path) {
-            text = String(decoding: try FileIO.read(path, limit: 1 << 20), as: UTF8.self)
+            text = String(
+                decoding: try FileIO.read(path, limit: 1 << 20, holding: .setting), as: UTF8.self)
         } else if mustExist {
             throw NodeError(.missing("no configuration file \(path)"))
         }
@@ -84,6 +88,21 @@ public struct NodeConfiguration: Sendable, Equatable {
             do { self.listen = try ListenAddress(listen) } catch {
                 throw NodeError(.usage("\(name): api.\(error.description)"))
             }
+        }
+        if let hosts = file.api?.hosts {
+            for (index, host) in hosts.enumerated() {
+                let name = host.value
+                guard !name.isEmpty, name.count <= 253,
+                    name.allSatisfy({
+                        $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".")
+                    })
+                else {
+                    throw mistake(
+                        "api.hosts[\(index)]",
+                        "must be a host name (letters, digits, '-', '.'), got '\(name)'")
+                }
+            }
+            self.hosts = hosts.map(\.value)
         }
         if let tokenFile = file.api?.tokenFile?.value {
             guard !tokenFile.isEmpty else { throw mistake("api.token-file", "is empty") }

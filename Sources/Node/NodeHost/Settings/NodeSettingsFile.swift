@@ -5,10 +5,12 @@ struct NodeSettingsFile: SettingsLayout {
     struct API: Decodable {
         var listen: SettingString?
         var tokenFile: SettingString?
+        var hosts: [SettingString]?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case listen
             case tokenFile = "token-file"
+            case hosts
         }
     }
 
@@ -70,7 +72,8 @@ struct NodeSettingsFile: SettingsLayout {
 
     /// Every key the environment may override (`TENDER_<SECTION>_<KEY>`), with its kind.
     static var overridable: [(section: String, key: String, kind: SettingsTOML.Kind)] {
-        API.CodingKeys.allCases.map { ("api", $0.rawValue, .string) }
+        // A list (hosts) has no one-word form in the environment.
+        API.CodingKeys.allCases.filter { $0 != .hosts }.map { ("api", $0.rawValue, .string) }
             + Sync.CodingKeys.allCases.map { key in
                 ("sync", key.rawValue, key == .enabled ? .bool : .number)
             }
