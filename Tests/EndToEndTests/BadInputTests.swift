@@ -300,6 +300,40 @@ extension BadInputTests {
     }
 }
 
+extension BadInputTests {
+    /// One genuine payment received by many processes at once (a payer retrying while the
+    /// node takes it): each answers with the receipt, none says it was "paid by a different
+    /// payment", and it is credited once. Whatever the processes' order, the outcome is this.
+    @Test func oneGenuinePaymentReceivedAtOnceByManyProcessesIsAnsweredByEach() throws {
+        let (cli, bob) = try bobWallet()
+        let note = world.note(100)
+        let spend = world.transfer(
+            [note.coinID(in: world.domain)], [(bob, 60), (world.alice, 40)], by: world.aliceKey)
+        try cli.write(
+            envelope(ProofBundle(notes: [note], transfers: [spend]), to: bob, amount: 60),
+            to: "payment")
+        // All started before any is waited for: they run side by side.
+        let processes = try (0..<24).map { _ in
+            let process = Process()
+            process.executableURL = CLI.binary
+            process.arguments = ["receive", cli.path("payment"), "--data-dir", cli.path("bob")]
+            process.environment = cli.environment
+            process.standardOutput = FileHandle.nullDevice
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            return (process, errors)
+        }
+        for (process, errors) in processes {
+            let stderr = String(
+                decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(stderr)")
+        }
+        #expect(try cli.balance("bob") == (60, 0, 0))
+    }
+}
+
 /// `tender sync` with a chain it cannot use: nothing is signed, nothing in the wallet moves.
 @Suite struct SyncEndpointTests {
     @Test func anUnreachableEndpointIsNamedAndChangesNothing() throws {

@@ -474,6 +474,49 @@ import Testing
         )
     }
 
+    /// An older backup restored over the wallet it came from would make the coins paid since
+    /// spendable again, forget the payments, the seen spends and the limits' ledger: refused,
+    /// naming what it would forget, and the wallet left as it was. A backup as new as the
+    /// wallet restores over it, and the API token rotated since stays the one in use.
+    @Test func anOlderBackupIsNotRestoredOverItsNewerWallet() throws {
+        let folder = try TemporaryDirectory("tender-backup")
+        defer { folder.remove() }
+        let (directory, alice) = try aliceNode(in: folder)
+        let bob = try bobWallet(in: folder)
+        try issue(500, serial: 1, to: alice, key: world.aliceKey)
+        try writeFile(
+            Array("old-token".utf8), to: directory.path + "/" + DataDirectory.Names.apiToken,
+            mode: 0o600)
+        let older = try seal(try BackupMaker(directory: directory).collect(now: clock.now()))
+        try pay(200, from: alice, world.aliceKey, to: bob, world.bobKey, id: 1)
+        try alice.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: directory.database))
+
+        let refused = try #require(restoreFailure(older, into: directory, force: true))
+        #expect(refused.code == "exists")
+        #expect(refused.description.contains("newer than this backup"), "\(refused)")
+        #expect(refused.description.contains("1 payment(s) made or moved on"), "\(refused)")
+        #expect(refused.description.contains("coin(s) spent"), "\(refused)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.database)) == before)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy {
+                !$0.contains("restore")
+            })
+
+        let current = try seal(try BackupMaker(directory: directory).collect(now: clock.now()))
+        try writeFile(
+            Array("rotated-token".utf8), to: directory.path + "/" + DataDirectory.Names.apiToken,
+            mode: 0o600)
+        #expect(restoreFailure(current, into: directory, force: true) == nil)
+        #expect(
+            try String(
+                contentsOfFile: directory.path + "/" + DataDirectory.Names.apiToken, encoding: .utf8
+            ) == "rotated-token")
+        let restored = try Wallet.open(at: directory.database)
+        #expect(restored.address == world.alice)
+        #expect(try restored.balances(now: clock.now())[.zero]?.spendable == 300)
+    }
+
     func writeFile(_ bytes: [UInt8], to path: String, mode: mode_t) throws {
         try DurableFile.write(bytes, to: path, mode: mode)
     }

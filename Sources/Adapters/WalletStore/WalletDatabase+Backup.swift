@@ -43,3 +43,60 @@ extension WalletDatabase {
         (error as? DatabaseError)?.resultCode == .SQLITE_BUSY
     }
 }
+
+/// What a wallet knows that an older copy of it does not, in the terms that matter to money:
+/// restoring the copy over it would forget each of these (`WalletDatabase.lead`).
+public struct WalletLead: Sendable, Equatable {
+    /// Payments made, or moved on (sent, settled, cancelled), since the copy.
+    public var payments = 0
+    /// Coins unspent in the copy that were spent, reserved or redeemed since: spendable again.
+    public var coins = 0
+    /// Coins seen spent since (the seen-set): a payment replayed would be taken again.
+    public var seen = 0
+    /// Payments counted against spending limits since: the limits would allow them again.
+    public var spending = 0
+
+    public init() {}
+
+    public var isEmpty: Bool { payments == 0 && coins == 0 && seen == 0 && spending == 0 }
+}
+
+extension WalletDatabase {
+    /// What the wallet database at `current` holds that the one at `copy` lacks (see
+    /// `WalletLead`): both read in one connection (`copy` opened, `current` attached), neither
+    /// changed.
+    public static func lead(of current: String, over copy: String) throws -> WalletLead {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        let database = try DatabaseQueue(path: copy, configuration: configuration)
+        defer { try? database.close() }
+        return try database.inDatabase { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS current", arguments: [current])
+            defer { try? db.execute(sql: "DETACH DATABASE current") }
+            func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
+            var lead = WalletLead()
+            lead.payments = try count(
+                """
+                SELECT count(*) FROM current.outgoing_payments c WHERE NOT EXISTS (
+                    SELECT 1 FROM main.outgoing_payments b
+                    WHERE b.request_id = c.request_id AND b.state = c.state)
+                """)
+            lead.coins = try count(
+                """
+                SELECT count(*) FROM current.coins c JOIN main.coins b ON b.id = c.id
+                    WHERE b.state = 'unspent' AND c.state != 'unspent'
+                """)
+            lead.seen = try count(
+                """
+                SELECT count(*) FROM current.spends c WHERE NOT EXISTS (
+                    SELECT 1 FROM main.spends b WHERE b.coin = c.coin)
+                """)
+            lead.spending = try count(
+                """
+                SELECT count(*) FROM current.spending c WHERE NOT EXISTS (
+                    SELECT 1 FROM main.spending b WHERE b.request_id = c.request_id)
+                """)
+            return lead
+        }
+    }
+}

@@ -43,6 +43,11 @@ enum BackupDatabase {
         }
     }
 
+    /// What the wallet at `current` knows that the restored `copy` of it lacks.
+    static func lead(of current: String, over copy: String) throws(NodeError) -> WalletLead {
+        try sqlite(current) { try WalletDatabase.lead(of: current, over: copy) }
+    }
+
     /// Whether some connection, in this process or another, has the database at `path` open.
     /// In WAL mode SQLite's unix VFS holds a shared lock on byte 128 of the `-shm` file for
     /// as long as a connection is open; an open-file-description lock test sees it whoever

@@ -2,6 +2,7 @@ import Foundation
 import NodeKit
 import Posix
 import Tender
+import WalletStore
 
 #if canImport(Glibc)
 import Glibc
@@ -89,8 +90,10 @@ public struct BackupRestore: Sendable {
         let staging = try Self.makeFolder(parent + "/.\(name).restore-XXXXXX")
         do {
             let (address, domains) = try write(archive, into: staging)
+            try refuseOlder(archive, staged: staging, over: target)
             // Again: a node may have started, or files come, while the backup was written.
             let occupied = try checkTarget(force: force)
+            try keepToken(of: target, in: staging)
             let aside = (parent == "." ? "" : parent + "/") + "\(name).before-restore-\(now)"
             let previous = try swap(staging, into: target, aside: aside, occupied: occupied)
             try? DurableFile.syncFolder(parent)
@@ -153,6 +156,55 @@ public struct BackupRestore: Sendable {
             throw NodeError(.io("cannot sync \(staging): \(error)"))
         }
         return (address, domains)
+    }
+
+    /// Refuses a backup older than the wallet it would replace (the same wallet, in `target`,
+    /// knowing payments, spent coins, seen spends or counted spending the backup lacks):
+    /// restored, it would make spent coins spendable again and forget what was paid. Nothing
+    /// in `target` changes; the caller removes the staging folder.
+    private func refuseOlder(
+        _ archive: BackupArchive, staged staging: String, over target: String
+    ) throws(NodeError) {
+        var lead = WalletLead()
+        for entry in archive.wallets {
+            let current = target + "/" + entry.path
+            guard FileManager.default.fileExists(atPath: current) else { continue }
+            let restored = try Wallet.open(at: staging + "/" + entry.path)
+            try restored.close()
+            // Another wallet (another key) is no older copy: `--force` moves it aside.
+            guard let existing = try? Wallet.open(at: current) else { continue }
+            try existing.close()
+            guard existing.address == restored.address else { continue }
+            let found = try BackupDatabase.lead(of: current, over: staging + "/" + entry.path)
+            lead.payments += found.payments
+            lead.coins += found.coins
+            lead.seen += found.seen
+            lead.spending += found.spending
+        }
+        guard !lead.isEmpty else { return }
+        var facts: [String] = []
+        if lead.payments > 0 { facts.append("\(lead.payments) payment(s) made or moved on") }
+        if lead.coins > 0 { facts.append("\(lead.coins) coin(s) spent") }
+        if lead.seen > 0 { facts.append("\(lead.seen) coin(s) seen spent") }
+        if lead.spending > 0 { facts.append("\(lead.spending) payment(s) counted against limits") }
+        throw NodeError(
+            .exists(
+                "the wallet in \(target) is newer than this backup (made at \(archive.created), Unix time): since then it has \(facts.joined(separator: ", ")). Restored, the backup would make spent coins spendable again and take paid payments twice, so it is not restored over it"
+            ),
+            note:
+                "restore it into an empty folder only to read it; to move this wallet, back it up now and restore that"
+        )
+    }
+
+    /// The API token `target` holds now goes into the restored folder instead of the
+    /// backup's: a token rotated since the backup must not come back.
+    private func keepToken(of target: String, in staging: String) throws(NodeError) {
+        let name = "/" + DataDirectory.Names.apiToken
+        guard FileManager.default.fileExists(atPath: target + name) else { return }
+        let token = try FileIO.read(target + name, limit: 4096, holding: .setting)
+        do {
+            try DurableFile.write(token, to: staging + name, mode: 0o600, replacing: true)
+        } catch { throw NodeError(.io("cannot keep the API token of \(target): \(error)")) }
     }
 
     /// Renames `staging` to `target`. A target with contents (`occupied`) is first renamed to

@@ -75,6 +75,26 @@ extension Wallet {
     public func receive(
         _ bytes: [UInt8], key: PrivateKey, now: UInt64
     ) throws(NodeError) -> Received {
+        do { return try receiveOnce(bytes, key: key, now: now) } catch {
+            // Another process (a second `tender receive`, the node) accepted this request
+            // between the checks and the store: answered as the retry it now is (the same
+            // payment gets its receipt, another one is refused as already paid).
+            guard case .rejected = error.kind, let requestID = requestID(in: bytes),
+                try incomingPayment(requestID) != nil
+            else { throw error }
+            return try receiveOnce(bytes, key: key, now: now)
+        }
+    }
+
+    private func requestID(in bytes: [UInt8]) -> Bytes32? {
+        guard let envelope = try? decode(bytes), case .payment(let payment) = envelope.message
+        else { return nil }
+        return payment.requestID
+    }
+
+    private func receiveOnce(
+        _ bytes: [UInt8], key: PrivateKey, now: UInt64
+    ) throws(NodeError) -> Received {
         let envelope = try decode(bytes)
         guard case .payment(let payment) = envelope.message else {
             throw NodeError(.usage("expected a payment, got a \(envelope.message.kind)"))
