@@ -148,6 +148,28 @@ public struct EVMSettlementChain: SettlementChain {
         return Set(zip(evidence, recorded).filter(\.1).map(\.0.coin))
     }
 
+    public func owed(
+        vault: Address, assets: [Address]
+    ) async throws(NodeError) -> [Address: Amount] {
+        let owed = try await ask { () throws(EVMError) in
+            try await rpc.vaultOwed(vault, to: sender, in: assets)
+        }
+        return owed.compactMapValues { Amount(exactly: $0) }
+    }
+
+    public func signClaim(
+        vault: Address, asset: Address, nonce: UInt64
+    ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8]) {
+        let calldata = VaultCalls.claim(asset: asset)
+        // The estimate runs the claim: a token that still refuses reverts it here, for free.
+        let estimate = try await ask { () throws(EVMError) in
+            try await rpc.estimateGas(CallRequest(from: sender, to: vault, data: calldata))
+        }
+        return try await sign(
+            "the claim", to: vault, calldata: calldata, nonce: nonce,
+            gas: estimate + estimate / 5)
+    }
+
     public func signFraudProof(
         vault: Address, evidence: DoubleSpendEvidence, nonce: UInt64
     ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8]) {

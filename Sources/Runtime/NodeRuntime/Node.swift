@@ -171,7 +171,7 @@ public struct Node: Sendable {
                 case .payoutDeferred:
                     metrics.payoutDeferred()
                     logger.warning("\(line)")
-                case .heldBack, .fraudProofRefused: logger.warning("\(line)")
+                case .heldBack, .fraudProofRefused, .stillOwed: logger.warning("\(line)")
                 default: logger.info("\(line)")
                 }
             }

@@ -16,6 +16,22 @@ extension EthereumRPC {
         return consumed
     }
 
+    /// What `vault` owes `redeemer` in each of `assets` (`owed(redeemer, asset)`: token payouts
+    /// the token refused), at the head; assets owed nothing are left out.
+    public func vaultOwed(
+        _ vault: Address, to redeemer: Address, in assets: [Address]
+    ) async throws(EVMError) -> [Address: Wei] {
+        guard !assets.isEmpty else { return [:] }
+        let values = try await vaultViews(
+            vault, assets.map { VaultCalls.owed(redeemer: redeemer, asset: $0) },
+            returning: .uint256, at: try await blockNumber())
+        var owed: [Address: Wei] = [:]
+        for (asset, value) in zip(assets, values) {
+            if case .uint(let amount) = value, amount > 0 { owed[asset] = amount }
+        }
+        return owed
+    }
+
     /// Which of `spends` (a coin and the key said to have spent it twice) a fraud proof put
     /// on record (`doubleSpentBy(coin, signer)`), in one batch at the head.
     /// A vault deployed before `doubleSpentBy` keeps one signer per coin (`doubleSpender`):

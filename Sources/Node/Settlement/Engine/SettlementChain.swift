@@ -37,6 +37,14 @@ public protocol SettlementChain: Sendable {
     func provenFrauds(
         vault: Address, of evidence: [DoubleSpendEvidence]
     ) async throws(NodeError) -> Set<CoinID>
+    /// What `vault` owes this node's key in each of `assets`: token payouts the token refused
+    /// (the vault's `owed`); assets owed nothing are left out.
+    func owed(vault: Address, assets: [Address]) async throws(NodeError) -> [Address: Amount]
+    /// A signed `claim(asset)` to `vault` at `nonce`; refused (thrown) when the chain would
+    /// revert it (the token still refuses), before any gas is spent.
+    func signClaim(
+        vault: Address, asset: Address, nonce: UInt64
+    ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8])
     /// A token contract's `symbol()` and `decimals()`; nil when it has none that make sense.
     func denomination(ofToken asset: Address) async throws(NodeError) -> Denomination?
     /// A signed `submitFraudProof` of `evidence` to `vault` at `nonce`: its hash and bytes.
@@ -46,6 +54,17 @@ public protocol SettlementChain: Sendable {
 }
 
 extension SettlementChain {
+    /// Fakes of a chain without tokens are owed nothing.
+    public func owed(
+        vault: Address, assets: [Address]
+    ) async throws(NodeError) -> [Address: Amount] { [:] }
+
+    public func signClaim(
+        vault: Address, asset: Address, nonce: UInt64
+    ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8]) {
+        throw NodeError(.io("this chain has no claims"))
+    }
+
     /// Fakes of a chain without tokens need not answer.
     public func denomination(ofToken asset: Address) async throws(NodeError) -> Denomination? {
         nil

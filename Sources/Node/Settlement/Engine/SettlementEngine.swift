@@ -63,6 +63,11 @@ public struct SettlementEngine: Sendable {
         /// The token of `tx`'s coins refused their payout: the coins are redeemed and the vault
         /// owes the amount to this node's key, to claim once the token pays again.
         case payoutDeferred(tx: Bytes32, RedeemOutcome.DeferredPayout)
+        /// The vault owed this node's key `amount` of `asset` (deferred payouts) and the token
+        /// pays again: a claim of it signed and sent.
+        case claimSent(asset: Address, amount: Amount, tx: Bytes32)
+        /// The vault owes `amount` of `asset` and the token still refuses: claimed later.
+        case stillOwed(asset: Address, amount: Amount, reason: String)
         case expired(coins: Int)
         /// The vault's collateral read and saved for open-mode acceptance.
         case collateral(issuers: Int, block: UInt64)
@@ -148,6 +153,7 @@ public struct SettlementEngine: Sendable {
                     for (asset, denomination) in try await readDenominations(of: snapshot) {
                         events(.denomination(asset: asset, denomination))
                     }
+                    try await claimOwed(tokens: snapshot, events: events)
                 }
                 open = try await pass(events: events)
                 failures = 0

@@ -40,6 +40,12 @@ public enum SettlementEventText {
         case .payoutDeferred(let tx, let deferred):
             line =
                 "token \(deferred.asset) refused the payout of \(tx.hex) (\(deferred.amount) base units): the coins are redeemed and the vault owes this node's key \(deferred.owed) in all, paid by the vault's claim(asset) once the token pays again"
+        case .claimSent(let asset, let amount, let tx):
+            line =
+                "the vault owed this node's key \(amount) base units of token \(asset) and the token pays again: claimed in \(tx.hex)"
+        case .stillOwed(let asset, let amount, let reason):
+            line =
+                "the vault owes this node's key \(amount) base units of token \(asset); the token still refuses (\(reason)): claimed at a later pass"
         case .expired(let coins): line = "\(coins) coins expired unredeemed"
         case .collateral(let issuers, let block):
             line = "collateral of \(issuers) issuer(s) read at block \(block)"
