@@ -489,6 +489,7 @@ import Testing
             mode: 0o600)
         let older = try seal(try BackupMaker(directory: directory).collect(now: clock.now()))
         try pay(200, from: alice, world.aliceKey, to: bob, world.bobKey, id: 1)
+        try issue(50, serial: 2, to: alice, key: world.aliceKey)
         try alice.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: directory.database))
 
@@ -497,6 +498,7 @@ import Testing
         #expect(refused.description.contains("newer than this backup"), "\(refused)")
         #expect(refused.description.contains("1 payment(s) made or moved on"), "\(refused)")
         #expect(refused.description.contains("coin(s) spent"), "\(refused)")
+        #expect(refused.description.contains("1 payment(s) received"), "\(refused)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.database)) == before)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy {
@@ -514,7 +516,7 @@ import Testing
             ) == "rotated-token")
         let restored = try Wallet.open(at: directory.database)
         #expect(restored.address == world.alice)
-        #expect(try restored.balances(now: clock.now())[.zero]?.spendable == 300)
+        #expect(try restored.balances(now: clock.now())[.zero]?.spendable == 350)
     }
 
     func writeFile(_ bytes: [UInt8], to path: String, mode: mode_t) throws {

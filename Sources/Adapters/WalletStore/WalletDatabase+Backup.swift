@@ -49,6 +49,8 @@ extension WalletDatabase {
 public struct WalletLead: Sendable, Equatable {
     /// Payments made, or moved on (sent, settled, cancelled), since the copy.
     public var payments = 0
+    /// Payments received since: the same payment shown again would be taken again.
+    public var received = 0
     /// Coins unspent in the copy that were spent, reserved or redeemed since: spendable again.
     public var coins = 0
     /// Coins seen spent since (the seen-set): a payment replayed would be taken again.
@@ -58,7 +60,9 @@ public struct WalletLead: Sendable, Equatable {
 
     public init() {}
 
-    public var isEmpty: Bool { payments == 0 && coins == 0 && seen == 0 && spending == 0 }
+    public var isEmpty: Bool {
+        payments == 0 && received == 0 && coins == 0 && seen == 0 && spending == 0
+    }
 }
 
 extension WalletDatabase {
@@ -80,6 +84,11 @@ extension WalletDatabase {
                 SELECT count(*) FROM current.outgoing_payments c WHERE NOT EXISTS (
                     SELECT 1 FROM main.outgoing_payments b
                     WHERE b.request_id = c.request_id AND b.state = c.state)
+                """)
+            lead.received = try count(
+                """
+                SELECT count(*) FROM current.incoming_payments c WHERE NOT EXISTS (
+                    SELECT 1 FROM main.incoming_payments b WHERE b.request_id = c.request_id)
                 """)
             lead.coins = try count(
                 """

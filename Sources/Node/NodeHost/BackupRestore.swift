@@ -177,6 +177,7 @@ public struct BackupRestore: Sendable {
             guard existing.address == restored.address else { continue }
             let found = try BackupDatabase.lead(of: current, over: staging + "/" + entry.path)
             lead.payments += found.payments
+            lead.received += found.received
             lead.coins += found.coins
             lead.seen += found.seen
             lead.spending += found.spending
@@ -184,6 +185,7 @@ public struct BackupRestore: Sendable {
         guard !lead.isEmpty else { return }
         var facts: [String] = []
         if lead.payments > 0 { facts.append("\(lead.payments) payment(s) made or moved on") }
+        if lead.received > 0 { facts.append("\(lead.received) payment(s) received") }
         if lead.coins > 0 { facts.append("\(lead.coins) coin(s) spent") }
         if lead.seen > 0 { facts.append("\(lead.seen) coin(s) seen spent") }
         if lead.spending > 0 { facts.append("\(lead.spending) payment(s) counted against limits") }
