@@ -408,6 +408,8 @@ let package = Package(
                 "NodeAPI", "NodeKit", "PaymentCodes", "QR", "Tender", "TenderTestSupport",
                 "NodeTestSupport", "Settlement",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict),
         .testTarget(

@@ -6,10 +6,13 @@ import Synchronization
 /// What a client that sends nothing, or sends slowly, may hold of the node: each connection
 /// must finish a request's head within `headTimeout` of opening (or of its last response),
 /// and the request's body within `bodyTimeout` of its head; at most `maxConnections` are open
-/// at once (the ones over it are closed as they come, before anything is read). A response
-/// being written, an event stream included, has no deadline. Without these, idle or trickling
-/// connections (slowloris, a 1 GB POST at a byte every 10 s) held the server and, by the
-/// thousand, ran the process out of descriptors.
+/// at once (past it the one waiting longest for a head makes room, or, all busy, the new one
+/// is closed before anything is read); at most four requests wait for their answers; a client
+/// that takes nothing of what is written to it for `bodyTimeout` is closed. An answer being
+/// written to a client that reads it, an event stream included, has no deadline. Without
+/// these, idle or trickling connections (slowloris, a 1 GB POST at a byte every 10 s) held
+/// the server and, by the thousand, ran the process out of descriptors, and pipelined
+/// requests never read grew its memory without bound.
 public struct ConnectionLimits: Sendable {
     public var headTimeout: Duration = .seconds(15)
     public var bodyTimeout: Duration = .seconds(60)
@@ -38,27 +41,49 @@ public struct ConnectionLimits: Sendable {
     }
 }
 
-/// The open connections, shared by every connection's guard.
+/// The open connections, shared by every connection's guard. When all the places are taken,
+/// the connection that has waited longest for a request head (an idle one, or one trickling
+/// its head) is closed to make room: idle connections cannot keep a client with a request out.
 public final class ConnectionCount: Sendable {
-    private let open = Atomic<Int>(0)
+    private struct Entry {
+        let channel: any Channel
+        /// Since when it waits for a request head (nil: reading or answering one).
+        var waitingSince: NIODeadline?
+    }
+
+    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
 
     public init() {}
 
-    public var current: Int { open.load(ordering: .relaxed) }
+    public var current: Int { entries.withLock { $0.count } }
 
-    /// Counts one more; false (and nothing counted) when `limit` are open already.
-    func enter(limit: Int) -> Bool {
-        var current = open.load(ordering: .relaxed)
-        while current < limit {
-            let (exchanged, original) = open.compareExchange(
-                expected: current, desired: current + 1, ordering: .relaxed)
-            if exchanged { return true }
-            current = original
+    /// Admits `channel` (waiting for its first head); at `limit`, in place of the one waiting
+    /// longest, which is closed. False (nothing counted) when every open one is busy.
+    func enter(_ id: ObjectIdentifier, channel: any Channel, limit: Int) -> Bool {
+        let now = NIODeadline.now()
+        let (admitted, evicted): (Bool, (any Channel)?) = entries.withLock { table in
+            if table.count < limit {
+                table[id] = Entry(channel: channel, waitingSince: now)
+                return (true, nil)
+            }
+            let idle = table.compactMap { key, entry in entry.waitingSince.map { (key, $0) } }
+            guard let oldest = idle.min(by: { $0.1 < $1.1 }), let entry = table[oldest.0] else {
+                return (false, nil)
+            }
+            table.removeValue(forKey: oldest.0)
+            table[id] = Entry(channel: channel, waitingSince: now)
+            return (true, entry.channel)
         }
-        return false
+        evicted?.close(promise: nil)
+        return admitted
     }
 
-    func leave() { open.subtract(1, ordering: .relaxed) }
+    /// Whether the connection waits for a request head now.
+    func waiting(_ id: ObjectIdentifier, _ waiting: Bool) {
+        entries.withLock { table in table[id]?.waitingSince = waiting ? .now() : nil }
+    }
+
+    func leave(_ id: ObjectIdentifier) { _ = entries.withLock { $0.removeValue(forKey: id) } }
 }
 
 /// One connection's guard, in its pipeline after HTTP decoding (`ConnectionLimits`).
@@ -68,10 +93,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
+    /// Requests a client may send ahead of their answers (HTTP/1.1 pipelining): more, and the
+    /// answers of a client that never reads them would pile up in memory.
+    static let maxPipelined = 4
+
     private let limits: ConnectionLimits
     private let count: ConnectionCount
     private var counted = false
     private var deadline: Scheduled<Void>?
+    /// Armed while the client does not take what is written to it.
+    private var stall: Scheduled<Void>?
     /// Requests whose head was read and whose response has not ended.
     private var unanswered = 0
     private var readingBody = false
@@ -81,8 +112,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         self.count = count
     }
 
+    private var id: ObjectIdentifier { ObjectIdentifier(self) }
+
     func handlerAdded(context: ChannelHandlerContext) {
-        counted = count.enter(limit: limits.maxConnections)
+        counted = count.enter(id, channel: context.channel, limit: limits.maxConnections)
         if context.channel.isActive { start(context) }
     }
 
@@ -103,15 +136,24 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil
-        if counted { count.leave() }
+        stall?.cancel()
+        stall = nil
+        if counted { count.leave(id) }
         counted = false
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
+            // A client that sends requests and does not take the answers (the channel's
+            // buffer past its high-water mark) is closed rather than answered again.
+            guard unanswered < Self.maxPipelined, context.channel.isWritable else {
+                context.close(promise: nil)
+                return
+            }
             unanswered += 1
             readingBody = true
+            count.waiting(id, false)
             arm(context, limits.bodyTimeout)
         case .body: break
         case .end:
@@ -124,9 +166,28 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) {
             unanswered = max(0, unanswered - 1)
-            if unanswered == 0, !readingBody { arm(context, limits.headTimeout) }
+            if unanswered == 0, !readingBody {
+                arm(context, limits.headTimeout)
+                count.waiting(id, true)
+            }
         }
         context.write(data, promise: promise)
+    }
+
+    /// A client that stops reading what it is sent (an answer, an event stream) is closed
+    /// once it has taken nothing for `bodyTimeout`: its answers would otherwise wait in
+    /// memory for as long as it likes.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            stall?.cancel()
+            stall = nil
+        } else if stall == nil {
+            let channel = context.channel
+            stall = context.eventLoop.scheduleTask(in: TimeAmount(limits.bodyTimeout)) {
+                channel.close(promise: nil)
+            }
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     private func arm(_ context: ChannelHandlerContext, _ timeout: Duration) {

@@ -33,14 +33,51 @@ public struct HostAllowList: Sendable, Equatable {
 
     public func admits(authority: String?) -> Bool {
         guard !admitsAnyName, let authority, !authority.isEmpty else { return true }
-        if authority.hasPrefix("[") { return true }  // An IPv6 literal.
-        let name = (authority.split(separator: ":").first.map(String.init) ?? authority)
-            .lowercased()
-        if Self.isIPv4(name) || name == "localhost" || name.hasSuffix(".localhost") {
+        guard let host = Self.host(of: authority) else { return false }
+        if host.hasPrefix("[") || Self.isIPv4(host) || host == "localhost"
+            || host.hasSuffix(".localhost")
+        {
             return true
         }
-        // A fully qualified name may end with a dot.
-        return names.contains(name.hasSuffix(".") ? String(name.dropLast()) : name)
+        return names.contains(host)
+    }
+
+    /// The host of `authority` (`HOST[:PORT]`), lower case, without a final dot; nil when it
+    /// is no authority: a port that is not digits, an IPv6 literal with anything but hex
+    /// digits, colons and dots in its brackets, or anything after them but a port.
+    static func host(of authority: String) -> String? {
+        var host: Substring
+        var port: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            let inside = authority[authority.index(after: authority.startIndex)..<close]
+            guard !inside.isEmpty,
+                inside.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." })
+            else { return nil }
+            host = authority[...close]
+            let rest = authority[authority.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.first == ":" else { return nil }
+                port = rest.dropFirst()
+            }
+        } else {
+            let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else { return nil }
+            host = parts[0]
+            port = parts.count == 2 ? parts[1] : nil
+        }
+        if let port {
+            guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCII),
+                port.allSatisfy(\.isNumber)
+            else { return nil }
+        }
+        if host.hasSuffix(".") { host = host.dropLast() }
+        guard !host.isEmpty,
+            host.allSatisfy({
+                $0.isASCII && ($0.isLetter || $0.isNumber || "-.[]:".contains($0))
+            })
+        else { return nil }
+        return host.lowercased()
     }
 
     private static func isIPv4(_ name: String) -> Bool {
