@@ -60,6 +60,15 @@ public struct WalletLead: Sendable, Equatable {
 
     public init() {}
 
+    /// What `other` adds: one wallet's lead beside another's.
+    public mutating func add(_ other: WalletLead) {
+        payments += other.payments
+        received += other.received
+        coins += other.coins
+        seen += other.seen
+        spending += other.spending
+    }
+
     public var isEmpty: Bool {
         payments == 0 && received == 0 && coins == 0 && seen == 0 && spending == 0
     }

@@ -36,20 +36,6 @@ extension WalletDatabase {
         return Set(try coins.filter { try Bool.fetchOne(statement, arguments: [$0]) != nil })
     }
 
-    /// Whether this wallet has met `coin`: holds or held it, saw it spent, or stores the note
-    /// or transfer that created it.
-    public func hasSeen(coin: CoinID) throws -> Bool {
-        try read { db in
-            try Bool.fetchOne(
-                db,
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM coins WHERE id = ?1)
-                        OR EXISTS (SELECT 1 FROM spends WHERE coin = ?1)
-                        OR EXISTS (SELECT 1 FROM coin_origins WHERE coin = ?1)
-                    """, arguments: [coin]) ?? false
-        }
-    }
-
     /// Records verified transfers and the coins they consume. A coin already consumed by a
     /// different transfer aborts the transaction: the caller's verification was stale.
     static func recordSpends(

@@ -90,7 +90,7 @@ public struct BackupRestore: Sendable {
         let staging = try Self.makeFolder(parent + "/.\(name).restore-XXXXXX")
         do {
             let (address, domains) = try write(archive, into: staging)
-            try refuseOlder(archive, staged: staging, over: target)
+            try refuseOlder(archive, of: address, staged: staging, over: target)
             // Again: a node may have started, or files come, while the backup was written.
             let occupied = try checkTarget(force: force)
             try keepToken(of: target, in: staging)
@@ -162,25 +162,20 @@ public struct BackupRestore: Sendable {
     /// knowing payments, spent coins, seen spends or counted spending the backup lacks):
     /// restored, it would make spent coins spendable again and forget what was paid. Nothing
     /// in `target` changes; the caller removes the staging folder.
+    /// `address`: the restored wallets' (`write` checked each against the key file).
     private func refuseOlder(
-        _ archive: BackupArchive, staged staging: String, over target: String
+        _ archive: BackupArchive, of address: Address, staged staging: String,
+        over target: String
     ) throws(NodeError) {
         var lead = WalletLead()
         for entry in archive.wallets {
             let current = target + "/" + entry.path
             guard FileManager.default.fileExists(atPath: current) else { continue }
-            let restored = try Wallet.open(at: staging + "/" + entry.path)
-            try restored.close()
             // Another wallet (another key) is no older copy: `--force` moves it aside.
             guard let existing = try? Wallet.open(at: current) else { continue }
             try existing.close()
-            guard existing.address == restored.address else { continue }
-            let found = try BackupDatabase.lead(of: current, over: staging + "/" + entry.path)
-            lead.payments += found.payments
-            lead.received += found.received
-            lead.coins += found.coins
-            lead.seen += found.seen
-            lead.spending += found.spending
+            guard existing.address == address else { continue }
+            lead.add(try BackupDatabase.lead(of: current, over: staging + "/" + entry.path))
         }
         guard !lead.isEmpty else { return }
         var facts: [String] = []
