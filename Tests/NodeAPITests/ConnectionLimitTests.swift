@@ -55,7 +55,11 @@ import Glibc
                 try connection.send(opening)
                 #expect(try await connection.readUntilClosed().isEmpty, "opening: \(opening)")
             }
-            // A request sent whole is answered as before.
+        }
+        // A request sent whole is answered as before (under the default deadlines, so that a
+        // busy machine's delay between connecting and sending is never what closes it).
+        try await application(ConnectionLimits()).test(.live) { client in
+            let port = try #require(client.port)
             let connection = try RawConnection(port: port)
             try connection.send(
                 "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
