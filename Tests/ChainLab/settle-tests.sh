@@ -8,6 +8,7 @@
 #  4. Bob, Carol and Dave sync: the first paid gets the coins, Dave's are conflicted and the
 #     vault records the double spend naming Alice; a kill -9 right after a redeem is recorded
 #     and again right after it is sent, then a plain sync: nothing redeemed twice;
+#     coins worth less than their gas wait (said, nothing sent) until --dust redeem;
 #  5. faults: the chain unreachable (exit 74), a chain of another id (exit 64), nothing changed;
 #     an error answer to Bob's redeem (it reached the chain), then a garbage receipt and an HTML
 #     answer (a proxy spoils them, exit 74): the wallet unchanged, the next sync settles it;
@@ -118,37 +119,45 @@ spoil() {
 unspoil() { kill "$proxy"; wait "$proxy" 2>/dev/null || true; rm -f "$work/proxy.port"; }
 # The redeem reaches the chain, but its sender is answered an error: it stays recorded.
 spoil --spoil eth_sendRawTransaction=error
-status=0; t sync --data-dir "$work/bob" --rpc "$spoiling" --once 2>"$work/err" || status=$?
+status=0; t sync --data-dir "$work/bob" --rpc "$spoiling" --dust redeem --once 2>"$work/err" || status=$?
 unspoil
 [ "$status" = 74 ] || fail "an error answer to a send: exit $status, expected 74"
 grep -q "spoiled by the proxy" "$work/err" || fail "the RPC error was not named: $(cat "$work/err")"
 bob_before=$(t balance --data-dir "$work/bob" --json)
 spoil --spoil eth_getTransactionReceipt=garbage
-status=0; t sync --data-dir "$work/bob" --rpc "$spoiling" --once 2>"$work/err" || status=$?
+status=0; t sync --data-dir "$work/bob" --rpc "$spoiling" --dust redeem --once 2>"$work/err" || status=$?
 unspoil
 [ "$status" = 74 ] || fail "a garbage receipt: exit $status, expected 74"
 grep -q "not-a-number" "$work/err" || fail "the garbage was not named: $(cat "$work/err")"
 spoil --spoil eth_chainId=html
-status=0; t sync --data-dir "$work/bob" --rpc "$spoiling" --once 2>"$work/err" || status=$?
+status=0; t sync --data-dir "$work/bob" --rpc "$spoiling" --dust redeem --once 2>"$work/err" || status=$?
 unspoil
 [ "$status" = 74 ] || fail "an HTML answer: exit $status, expected 74"
 cat "$work/err"
 [ "$(t balance --data-dir "$work/bob" --json)" = "$bob_before" ] || fail "garbage changed Bob's wallet"
 
-step "sync: Carol killed after recording, then after sending; Bob; Dave"
-status=0; TENDER_CRASH_AT=sync.recorded t sync --data-dir "$work/carol" --rpc "$rpc" --once || status=$?
+step "dust: Carol's coins (2,600 wei) are worth less than the gas of redeeming them: they wait"
+dust_summary=$(t sync --data-dir "$work/carol" --rpc "$rpc" --once --json)
+echo "$dust_summary" | json '["events"]'
+echo "$dust_summary" | json '["events"]' | grep -q "2 coin(s) worth 2600 wei in all wait" \
+    || fail "Carol's dust was not said: $dust_summary"
+[ "$(echo "$dust_summary" | json '["coins"]["unspent"]')" = 2 ] || fail "dust went out: $dust_summary"
+[ "$(echo "$dust_summary" | json '["openTransactions"]')" = 0 ] || fail "dust went out: $dust_summary"
+
+step "sync (dust redeemed: test amounts): Carol killed after recording, then after sending; Bob; Dave"
+status=0; TENDER_CRASH_AT=sync.recorded t sync --data-dir "$work/carol" --rpc "$rpc" --dust redeem --once || status=$?
 [ "$status" = 137 ] || fail "the crash point sync.recorded was not hit (exit $status)"
-status=0; TENDER_CRASH_AT=sync.sent t sync --data-dir "$work/carol" --rpc "$rpc" --once || status=$?
+status=0; TENDER_CRASH_AT=sync.sent t sync --data-dir "$work/carol" --rpc "$rpc" --dust redeem --once || status=$?
 [ "$status" = 137 ] || fail "the crash point sync.sent was not hit (exit $status)"
-carol_summary=$(t sync --data-dir "$work/carol" --rpc "$rpc" --confirmations 1 --json)
+carol_summary=$(t sync --data-dir "$work/carol" --rpc "$rpc" --dust redeem --confirmations 1 --json)
 echo "$carol_summary" | json '["events"]'
 [ "$(echo "$carol_summary" | json '["coins"]["redeemed"]')" = 2 ] || fail "Carol: $carol_summary"
 # On a terminal (script(1) gives it one), sync draws a bar of the coins settled.
-script -qec "'$tender' sync --data-dir '$work/bob' --rpc '$rpc' --confirmations 1" /dev/null \
+script -qec "'$tender' sync --data-dir '$work/bob' --rpc '$rpc' --dust redeem --confirmations 1" /dev/null \
     >"$work/bob-tty" || fail "Bob's sync on a terminal failed: $(cat -v "$work/bob-tty")"
 cat -v "$work/bob-tty"
 grep -q "100 % 1/1 coins settled" "$work/bob-tty" || fail "no progress bar: $(cat -v "$work/bob-tty")"
-dave_summary=$(t sync --data-dir "$work/dave" --rpc "$rpc" --confirmations 1 --json)
+dave_summary=$(t sync --data-dir "$work/dave" --rpc "$rpc" --dust redeem --confirmations 1 --json)
 echo "$dave_summary" | json '["events"]'
 [ "$(echo "$dave_summary" | json '["coins"]["conflicted"]')" = 1 ] || fail "Dave: $dave_summary"
 [ "$(echo "$dave_summary" | json '["coins"]["redeemed"]')" = 0 ] || fail "Dave: $dave_summary"
@@ -176,8 +185,9 @@ status=0; t receive "$work/carol-31338.tender" --data-dir "$work/carol" || statu
 [ "$status" = 65 ] || fail "a payment on an unlisted chain: exit $status, expected 65"
 [ ! -e "$work/carol/wallets" ] || fail "an unlisted chain's payment made a wallet"
 t chain add --data-dir "$work/carol" --id 31338 --vault "$vault2" --rpc http://127.0.0.1:9 \
-    --rpc "$other_rpc" --confirmations 1 --rate-limit 50
-t chain add --data-dir "$work/carol" --id 31337 --vault "$vault" --rpc "$rpc" --confirmations 1
+    --rpc "$other_rpc" --confirmations 1 --rate-limit 50 --dust redeem
+t chain add --data-dir "$work/carol" --id 31337 --vault "$vault" --rpc "$rpc" --confirmations 1 \
+    --dust redeem
 t chain list --data-dir "$work/carol"
 t receive "$work/carol-31338.tender" --data-dir "$work/carol" >/dev/null
 t receive "$work/carol-31337.tender" --data-dir "$work/carol" >/dev/null

@@ -52,6 +52,7 @@ extension SettlementOnChainTests {
         try await paused(true)
         let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: bobKey)
         let engine = SettlementEngine(wallet: wallet, chain: chain, clock: clock, confirmations: 1)
+            .redeemingDust()
         let seen = Seen()
         #expect(try await engine.run(passes: 20, pause: .milliseconds(100)) { seen.add($0) } == 0)
         let states = try wallet.coinStates()

@@ -48,7 +48,7 @@ import Testing
     func vaultAndFundedPayee() async throws -> (
         vault: Address, domain: Domain, bobKey: PrivateKey, bob: Address
     ) {
-        let (vault, issuerSender) = try await fundedVault(collateral: 1_000_000 * .gwei)
+        let (vault, issuerSender) = try await fundedVault(collateral: 1_000_000_000 * .gwei)
         let bobKey = PrivateKey.generate()
         let bob = Address(publicKey: bobKey.publicKey)
         _ = try await confirmed(
@@ -59,29 +59,46 @@ import Testing
     @Test func heldCoinsAreRedeemedOnChainAndSettledInTheWallet() async throws {
         let (vault, domain, bobKey, bob) = try await vaultAndFundedPayee()
 
-        // Five notes of 3 gwei from the dev account as issuer, taken by Bob's wallet.
+        // Five notes of 0.001 ETH from the dev account as issuer, taken by Bob's wallet, and
+        // two of 3 gwei: worth far less than the gas of redeeming them (1 gwei a unit at least).
         let clock = SystemClock()
         let (wallet, coins) = try holding(
-            count: 5, of: 3_000_000_000, by: bobKey, in: domain, clock: clock)
+            count: 5, of: 1_000_000 * 1_000_000_000, by: bobKey, in: domain, clock: clock)
+        let dust = try receiveNotes(
+            count: 2, of: 3_000_000_000, into: wallet, key: bobKey, clock: clock)
 
         let collateralBefore = try await collateral(vault)
         let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: bobKey)
-        let engine = SettlementEngine(wallet: wallet, chain: chain, clock: clock, confirmations: 1)
-        let open = try await engine.run(passes: 10, pause: .milliseconds(200))
+        var engine = SettlementEngine(wallet: wallet, chain: chain, clock: clock, confirmations: 1)
+        let seen = Seen()
+        let open = try await engine.run(passes: 10, pause: .milliseconds(200)) { seen.add($0) }
         #expect(open == 0)
-        let states = try wallet.coinStates()
+        var states = try wallet.coinStates()
         #expect(coins.map { states[$0] } == Array(repeating: .redeemed, count: 5))
+        #expect(dust.map { states[$0] } == [.unspent, .unspent])
+        let waited = seen.events.compactMap { event -> (Int, Amount, Amount)? in
+            guard case .dust(let count, let value, _, let price) = event else { return nil }
+            return (count, value, price)
+        }
+        #expect(waited.first.map { $0.0 == 2 && $0.1 == 6_000_000_000 } == true)
+        #expect(waited.allSatisfy { $0.2 >= 1_000_000_000 })
 
         // The chain's word: one CoinRedeemed per coin from this vault, and the issuer's
         // collateral down by exactly what was paid.
         let redeemed = try await redeemedCoins(vault)
         #expect(Set(redeemed) == Set(coins))
-        #expect(try await collateral(vault) == collateralBefore - 15 * .gwei)
+        #expect(try await collateral(vault) == collateralBefore - 5_000_000 * .gwei)
 
-        // A second run finds nothing to do and signs nothing.
+        // A second run sends nothing: the dust still waits.
         let nonce = try await rpc.transactionCount(of: bob, at: .pending)
         #expect(try await engine.run(passes: 1, pause: .zero) == 0)
         #expect(try await rpc.transactionCount(of: bob, at: .pending) == nonce)
+
+        // Told to redeem dust anyway, it goes.
+        engine.dust = .redeem
+        #expect(try await engine.run(passes: 10, pause: .milliseconds(200)) == 0)
+        states = try wallet.coinStates()
+        #expect(dust.map { states[$0] } == [.redeemed, .redeemed])
     }
 
     /// Alice spends one note twice offline, to Bob and to Carol; each takes his payment (each
@@ -137,7 +154,8 @@ import Testing
                 .credited[0].id
             let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: key)
             let engine = SettlementEngine(
-                wallet: wallet, chain: chain, clock: clock, confirmations: 1)
+                wallet: wallet, chain: chain, clock: clock, confirmations: 1
+            ).redeemingDust()
             #expect(try await engine.run(passes: 10, pause: .milliseconds(200)) == 0)
             outcomes.append(try #require(try wallet.coinStates()[coin]))
         }
@@ -207,6 +225,7 @@ import Testing
             count: 3, of: 2_000_000_000, by: bobKey, in: domain, clock: clock)
         let chain = EVMSettlementChain(rpc: rpc, chainID: DevChain.chainID, key: bobKey)
         let engine = SettlementEngine(wallet: wallet, chain: chain, clock: clock, confirmations: 3)
+            .redeemingDust()
         let dev = try #require(DevChain.current)
 
         let snapshot = try await dev.control("evm_snapshot")
@@ -246,6 +265,17 @@ import Testing
         return (wallet, coins)
     }
 
+    /// `count` more notes of `amount` from the dev account as issuer, taken by `wallet`.
+    func receiveNotes(
+        count: Int, of amount: Amount, into wallet: Wallet, key: PrivateKey, clock: SystemClock
+    ) throws -> [CoinID] {
+        var random = SystemRandomNumberGenerator()
+        let (_, envelope) = try Issuer(key: devKey, domain: wallet.domain).issue(
+            to: wallet.address, amount: amount, count: count, asset: .zero,
+            expiry: clock.now() + 86_400, using: &random)
+        return try wallet.receive(envelope, key: key, now: clock.now()).credited.map(\.id)
+    }
+
     /// The coins the vault's CoinRedeemed events name, in order.
     func redeemedCoins(_ vault: Address) async throws -> [Bytes32] {
         try await rpc.logs(
@@ -267,4 +297,14 @@ final class Seen: Sendable {
     private let kept = Mutex<[SettlementEngine.Event]>([])
     func add(_ event: SettlementEngine.Event) { kept.withLock { $0.append(event) } }
     var events: [SettlementEngine.Event] { kept.withLock { $0 } }
+}
+
+extension SettlementEngine {
+    /// Test amounts (a few gwei) are worth less than their gas: tests of other things redeem
+    /// them anyway.
+    func redeemingDust() -> SettlementEngine {
+        var engine = self
+        engine.dust = .redeem
+        return engine
+    }
 }

@@ -17,6 +17,7 @@ extension SettlementOnChainTests {
         let (vault, wallet, coins, _, stingy) = try await bobHoldingTwoCoins()
         let clock = SystemClock()
         var engine = SettlementEngine(wallet: wallet, chain: stingy, clock: clock, confirmations: 1)
+            .redeemingDust()
         engine.replaceAfter = 0
         let dev = try #require(DevChain.current)
 
@@ -51,7 +52,8 @@ extension SettlementOnChainTests {
 
         try await dev.withAutomineOff {
             let first = SettlementEngine(
-                wallet: wallet, chain: stingy, clock: clock, confirmations: 1)
+                wallet: wallet, chain: stingy, clock: clock, confirmations: 1
+            ).redeemingDust()
             #expect(try await first.pass() == 1)
             let dropped = try #require(try wallet.openRedeems().first)
             // Bob's key, outside the wallet, signs another transaction with that nonce and
@@ -66,7 +68,8 @@ extension SettlementOnChainTests {
             #expect(try await rpc.transactionReceipt(other.hash)?.succeeded == true)
 
             let engine = SettlementEngine(
-                wallet: wallet, chain: real, clock: clock, confirmations: 1)
+                wallet: wallet, chain: real, clock: clock, confirmations: 1
+            ).redeemingDust()
             let seen = Seen()
             #expect(try await engine.pass { seen.add($0) } == 1)
             #expect(seen.events.contains(.dropped(tx: dropped.hash, coins: 2)))
@@ -104,11 +107,13 @@ extension SettlementOnChainTests {
         starved.fault = .outOfGas
         let clock = SystemClock()
         let first = SettlementEngine(wallet: wallet, chain: starved, clock: clock, confirmations: 1)
+            .redeemingDust()
         #expect(try await first.pass() == 1)
         let reverted = try #require(try wallet.openRedeems().first)
         #expect(try await rpc.transactionReceipt(reverted.hash)?.succeeded == false)
 
         let engine = SettlementEngine(wallet: wallet, chain: real, clock: clock, confirmations: 1)
+            .redeemingDust()
         let seen = Seen()
         #expect(try await engine.pass { seen.add($0) } == 1)
         #expect(seen.events.contains(.reverted(tx: reverted.hash, coins: 2)))

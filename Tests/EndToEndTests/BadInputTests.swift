@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 import Secp256k1
 import Tender
@@ -354,5 +355,51 @@ extension BadInputTests {
         let result = try cli.run(["sync", "--once", "--watch"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("choose --once or --watch"))
+    }
+}
+
+extension BadInputTests {
+    /// A payee with a floor refuses a payment it did not ask for below it, before checking
+    /// anything else and changing nothing; one at the floor is taken, and so is one for its
+    /// own request, whatever the request's amount.
+    @Test func aPaymentWithoutARequestBelowTheFloorIsRefused() throws {
+        let (cli, bob) = try bobWallet()
+        let bobDir = cli.path("bob")
+        try cli.ok(["trust", "floor", "50", "--data-dir", bobDir])
+        let floors = try cli.ok(["trust", "floor", "--data-dir", bobDir, "--json"]).json["floors"]
+        #expect((floors as! [[String: Any]]).map { $0["amount"] as! String } == ["50"])
+
+        let note = world.note(200)
+        let coin = note.coinID(in: world.domain)
+        let dust = world.transfer([coin], [(bob, 40), (world.alice, 160)], by: world.aliceKey)
+        try expectRefused(
+            cli, envelope(ProofBundle(notes: [note], transfers: [dust]), to: bob, amount: 40),
+            "a payment of 40 base units without a request is below this payee's floor of 50")
+
+        let asked =
+            try cli.ok([
+                "request", "--amount", "10", "--qr", "svg", "--out", cli.path("request.svg"),
+                "--data-dir", bobDir, "--json",
+            ]).json["requestId"] as! String
+        let small = world.transfer([coin], [(bob, 10), (world.alice, 190)], by: world.aliceKey)
+        let payment = world.payment(
+            ProofBundle(notes: [note], transfers: [small]), to: bob, amount: 10,
+            requestID: try Bytes32(try Hex.decode(asked)))
+        try cli.write(
+            Envelope(domain: world.domain, message: .payment(payment)).encoded(), to: "asked")
+        try cli.ok(["receive", cli.path("asked"), "--data-dir", bobDir])
+
+        let other = world.note(80)
+        let enough = world.transfer(
+            [other.coinID(in: world.domain)], [(bob, 50), (world.alice, 30)], by: world.aliceKey)
+        try cli.write(
+            envelope(ProofBundle(notes: [other], transfers: [enough]), to: bob, amount: 50, id: 7),
+            to: "enough")
+        try cli.ok(["receive", cli.path("enough"), "--data-dir", bobDir])
+        #expect(try cli.balance("bob") == (60, 0, 0))
+
+        try cli.ok(["trust", "floor", "--off", "--data-dir", bobDir])
+        let none = try cli.ok(["trust", "floor", "--data-dir", bobDir, "--json"]).json["floors"]
+        #expect((none as! [Any]).isEmpty)
     }
 }

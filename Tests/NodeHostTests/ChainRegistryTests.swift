@@ -106,9 +106,13 @@ import Testing
                 endpoints: ["http://127.0.0.1:8545", "https://rpc.example/key?a=\"b\""],
                 confirmations: 3, rateLimit: 12.5),
             try ChainEntry(domain: Domain(chainID: 10, vault: other), endpoints: ["http://x"]),
+            try ChainEntry(
+                domain: Domain(chainID: 31338, vault: vault), endpoints: ["http://y"],
+                dust: .redeem),
         ])
         let text = ChainRegistryFile.render(registry)
         #expect(text.contains("[[chain]]\nid = 31337\n"))
+        #expect(text.components(separatedBy: "dust = \"redeem\"").count == 2)
         #expect(try ChainRegistryFile.parse(text, name: "chains.toml") == registry)
         #expect(try ChainRegistryFile.parse("", name: "chains.toml").entries.isEmpty)
     }
@@ -151,6 +155,10 @@ import Testing
             (
                 "[[chain]]\nid = 1\nvault = \"\(vault)\"\nrpc = [\"http://a\"]\nnative-symbol = \"X\"\nnative-decimals = 9223372036854775807",
                 "native-decimals"
+            ),
+            (
+                "[[chain]]\nid = 1\nvault = \"\(vault)\"\nrpc = [\"http://a\"]\ndust = \"never\"",
+                "dust must be \"wait\" or \"redeem\", got \"never\""
             ),
             // A typo is not a default left in place.
             (

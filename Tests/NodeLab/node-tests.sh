@@ -4,8 +4,9 @@
 #  2. the API refuses a missing or wrong token (401) and a malformed body (400, the reason);
 #  3. Bob's API issues a request; Alice pays it with a file, which a `tender receive` beside the
 #     node takes: the event stream announces the payment, the request reads "paid";
-#  4. the node's sync loop settles the coin (POST /api/sync brings a pass forward); web3.py
-#     confirms the vault paid Bob once;
+#  4. the coin, worth less than its gas, waits (status, metrics and log say so); once Bob's
+#     registry says dust goes anyway, the node's sync loop settles it (POST /api/sync brings a
+#     pass forward); web3.py confirms the vault paid Bob once;
 #  5. kill -9 and a restart: the same balance, nothing settled twice; SIGTERM: a clean stop
 #     (exit 0, STOPPING=1) with an event stream open;
 #  6. the API on a Unix socket (mode 0660), and a configuration mistake refused (exit 64).
@@ -104,14 +105,25 @@ until_ok 60 grep -q "^event: payment" "$work/events" || fail "no payment event: 
 grep -q "\"requestId\":\"$id\"" "$work/events" || fail "the event names another request"
 [ "$(call "http://127.0.0.1:$api/api/requests/$id" | json '["state"]')" = paid ] || fail "not paid"
 
-step "the node's sync loop settles Bob's coins"
-call -X POST "http://127.0.0.1:$api/api/sync" >/dev/null
 # What Bob holds unsettled, over every domain and asset (an asset with no coins left is not listed).
 unsettled() {
     call "http://127.0.0.1:$api/api/balance" | "$python" -c \
         'import json,sys; print(sum(int(a["receivedUnsettled"]) for d in json.load(sys.stdin)["domains"] for a in d["assets"]))'
 }
 settled() { [ "$(unsettled)" = 0 ]; }
+
+step "dust: Bob's 1,500 wei are worth less than the gas of redeeming them: the node says so, they wait"
+waiting() { [ "$(call "http://127.0.0.1:$api/api/status" | json '["sync"]["waitingForGas"]')" = 1 ]; }
+call -X POST "http://127.0.0.1:$api/api/sync" >/dev/null
+until_ok 60 waiting || fail "no coin waiting for gas: $(call "http://127.0.0.1:$api/api/status")"
+grep -q "1 coin(s) worth 1500 wei in all wait" "$work/node.log" || fail "the log does not say it"
+call "http://127.0.0.1:$api/metrics" | grep -qE "^tender_redeem_dust_coins 1(\.0)?$" || fail "no dust metric"
+[ "$(unsettled)" = 1500 ] || fail "dust went out: $(call "http://127.0.0.1:$api/api/balance")"
+
+step "the node's sync loop settles Bob's coins once the registry says test amounts go anyway"
+t chain add --data-dir "$work/bob" --id 31337 --vault "$vault" --rpc "$rpc" --confirmations 1 \
+    --dust redeem >/dev/null
+call -X POST "http://127.0.0.1:$api/api/sync" >/dev/null
 until_ok 60 settled || fail "Bob's coins were not settled: $(call "http://127.0.0.1:$api/api/balance")"
 call "http://127.0.0.1:$api/api/status" | json '["sync"]'
 "$python" Tests/ChainLab/check.py --url "$rpc" --vault "$vault" --issuer "$issuer" \

@@ -124,3 +124,79 @@ import Testing
         }
     }
 }
+
+/// Weighing coins against the gas their redeem adds (a 1-wei coin never costs its payee
+/// 400,000 gas): what is not worth its gas waits, coins that share a proof are weighed
+/// together, and a token's coin, whose worth in the chain's coin is not known, is not weighed.
+@Suite struct DustWeighingTests {
+    let world = World()
+    let gas = RedeemGasModel()
+
+    /// Coins paid to Bob by one transfer of Alice's, each worth `value` in the chain's coin.
+    func siblings(_ count: Int, value: Amount, serial: UInt8 = 1) -> [RedeemableCoin] {
+        let note = world.note(1_000, serial: serial)
+        let spent = world.transfer(
+            [note.coinID(in: world.domain)], Array(repeating: (world.bob, 10), count: count),
+            by: world.aliceKey)
+        let proof = ProofBundle(notes: [note], transfers: [spent])
+        return world.outputs(of: spent).map {
+            RedeemableCoin(coin: $0, proof: proof, domain: world.domain, value: value)
+        }
+    }
+
+    /// What one coin of a transfer with `outputs` outputs adds alone: its slot, note, transfer.
+    func alone(outputs: Int) -> UInt64 {
+        gas.perCoin + gas.perNote + gas.perTransfer + gas.perOutput * UInt64(outputs)
+    }
+
+    @Test func aCoinWorthLessThanTheGasItAddsWaitsAndATokenCoinIsNotWeighed() throws {
+        let worth = siblings(1, value: 1_000_000, serial: 1)
+        let dust = siblings(1, value: Amount(alone(outputs: 1)) - 1, serial: 2)
+        let token = try Address("0x000000000000000000000000000000000000cafe")
+        let note = try SignedNote(
+            signing: Note(
+                serial: try Bytes32([UInt8](repeating: 3, count: 32)), issuer: world.issuer,
+                asset: token, amount: 1, owner: world.bob, expiry: world.expiry),
+            with: world.issuerKey, in: world.domain)
+        let tokenCoin = RedeemableCoin(
+            coin: note.coinID(in: world.domain), proof: ProofBundle(notes: [note], transfers: []),
+            domain: world.domain)
+
+        let plan = try BatchPlanner().plan(worth + dust + [tokenCoin], gasPrice: 1)
+        #expect(plan.batches.flatMap(\.coins) == [worth[0].coin, tokenCoin.coin])
+        #expect(
+            plan.waiting == [
+                WaitingCoin(
+                    coin: dust[0].coin, value: dust[0].value!, gas: alone(outputs: 1),
+                    fee: Amount(alone(outputs: 1)))
+            ])
+        // In another order, the same; free gas, or no price, weighs nothing out.
+        #expect(try BatchPlanner().plan(dust + worth, gasPrice: 1).waiting.count == 1)
+        #expect(try BatchPlanner().plan(worth + dust, gasPrice: 0).waiting.isEmpty)
+        #expect(try BatchPlanner().plan(dust, gasPrice: nil).batches.count == 1)
+    }
+
+    @Test func coinsThatShareAProofAreWeighedTogether() throws {
+        // Alone, one of four siblings adds its note and transfer: more than it is worth.
+        let value = Amount(gas.cost(notes: 1, transfers: 1, inputs: 1, outputs: 4, coins: 4) / 4)
+        let four = siblings(4, value: value)
+        #expect(value < Amount(alone(outputs: 4)))
+        let lone = try BatchPlanner().plan([four[0]], gasPrice: 1)
+        #expect(lone.batches.isEmpty && lone.waiting.map(\.coin) == [four[0].coin])
+        #expect(lone.waiting[0].gas == alone(outputs: 4))
+        // Together each adds its slot alone, and the four pay for the whole batch.
+        let together = try BatchPlanner().plan(four, gasPrice: 1)
+        #expect(together.waiting.isEmpty)
+        #expect(together.batches.flatMap(\.coins) == four.map(\.coin))
+    }
+
+    @Test func coinsEachWorthTheirSlotButNotTheBatchTogetherWait() throws {
+        let cost = gas.cost(notes: 1, transfers: 1, inputs: 1, outputs: 4, coins: 4)
+        let four = siblings(4, value: Amount(cost / 4) - 1)
+        #expect(Amount(cost / 4) - 1 > Amount(gas.perCoin))
+        let plan = try BatchPlanner().plan(four, gasPrice: 1)
+        #expect(plan.batches.isEmpty)
+        #expect(plan.waiting.map(\.coin) == four.map(\.coin))
+        #expect(plan.waiting.allSatisfy { $0.gas == gas.perCoin })
+    }
+}

@@ -38,6 +38,32 @@ import Testing
         #expect(signedOnce == 1)
     }
 
+    /// Coins worth less than the gas of redeeming them wait, said with what they are worth
+    /// and what they would cost; when gas is cheaper (or the policy says redeem) they go.
+    @Test func coinsNotWorthTheirGasWaitUntilGasIsCheaper() async throws {
+        let alice = try node.fundedAlice([10, 20])
+        let chain = ScriptedChain(vault: world.domain.vault)
+        await chain.setGasPrice(1_000_000_000)
+        let events = Mutex<[SettlementEngine.Event]>([])
+        #expect(
+            try await engine(alice, chain).pass { event in events.withLock { $0.append(event) } }
+                == 0)
+        #expect(await chain.signed == 0)
+        #expect(try alice.openRedeems().isEmpty)
+        let said = events.withLock { $0 }
+        guard case .dust(let coins, let value, let fee, let price) = try #require(said.last) else {
+            Issue.record("no dust event in \(said)")
+            return
+        }
+        #expect(coins == 2 && value == 30 && price == 1_000_000_000)
+        #expect(fee >= 2 * Amount(RedeemGasModel().perCoin) * price)
+
+        var redeeming = engine(alice, chain)
+        redeeming.dust = .redeem
+        #expect(try await redeeming.pass() == 1)
+        #expect(await chain.signed == 1)
+    }
+
     @Test func aTransactionRecordedButNeverSentIsSentAgainByteForByte() async throws {
         let alice = try node.fundedAlice([10, 20])
         let chain = ScriptedChain(vault: world.domain.vault)
@@ -143,6 +169,13 @@ actor ScriptedChain: SettlementChain {
     init(vault: Address) { self.vault = vault }
 
     func failSends(_ count: Int) { failing = count }
+
+    /// What `gasPrice()` answers; set by a test (free until then).
+    private(set) var price: Amount = 0
+
+    func setGasPrice(_ price: Amount) { self.price = price }
+
+    func gasPrice() async throws(NodeError) -> Amount { price }
 
     func pendingNonce() async throws(NodeError) -> UInt64 { minedCount }
 

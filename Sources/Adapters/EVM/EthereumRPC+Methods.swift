@@ -115,6 +115,12 @@ extension EthereumRPC {
     }
 
     /// Fees for a transaction now, by `policy` (Docs/EVM.md, "Fees").
+    /// What a unit of gas costs a transaction priced by `policy` in the next block.
+    public func expectedGasPrice(_ policy: FeePolicy = FeePolicy()) async throws(EVMError) -> Wei {
+        policy.expectedPrice(
+            from: try await feeHistory(blocks: policy.blocks, percentiles: [policy.percentile]))
+    }
+
     public func proposeFees(_ policy: FeePolicy = FeePolicy()) async throws(EVMError) -> Fees {
         policy.propose(
             from: try await feeHistory(blocks: policy.blocks, percentiles: [policy.percentile]))

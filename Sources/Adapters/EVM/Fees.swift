@@ -56,13 +56,23 @@ public struct FeePolicy: Sendable, Hashable {
     /// say nothing about tips and are left out), at least `minimumTip`; maxFee from the next
     /// block's base fee, the last entry of the history.
     public func propose(from history: FeeHistory) -> Fees {
+        let tip = self.tip(from: history)
+        let baseFee = history.baseFeePerGas.last ?? 0
+        return Fees(maxPriorityFeePerGas: tip, maxFeePerGas: baseFeeMultiplier * baseFee + tip)
+    }
+
+    /// What a unit of gas costs a transaction priced by `propose` if the next block takes it:
+    /// its base fee and the tip (the cap only bounds it).
+    public func expectedPrice(from history: FeeHistory) -> Wei {
+        (history.baseFeePerGas.last ?? 0) + tip(from: history)
+    }
+
+    private func tip(from history: FeeHistory) -> Wei {
         let rewards = zip(history.rewards, history.gasUsedRatios)
             .filter { $0.1 > 0 }
             .compactMap { $0.0.first }
             .sorted()
         let median = rewards.isEmpty ? 0 : rewards[rewards.count / 2]
-        let tip = Swift.max(median, minimumTip)
-        let baseFee = history.baseFeePerGas.last ?? 0
-        return Fees(maxPriorityFeePerGas: tip, maxFeePerGas: baseFeeMultiplier * baseFee + tip)
+        return Swift.max(median, minimumTip)
     }
 }

@@ -10,12 +10,13 @@ extension WalletDatabase {
     /// own. Coins of an issuer's asset held back (`RedeemHold`) wait until its time.
     public func redeemable(
         now: UInt64, limit: Int
-    ) throws -> [(coin: CoinID, proof: ProofBundle, isolated: Bool)] {
+    ) throws -> [(coin: CoinID, proof: ProofBundle, isolated: Bool, asset: Address, amount: Amount)]
+    {
         try read { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT c.id, t.reverts IS NOT NULL AS isolated FROM coins c
+                    SELECT c.id, c.asset, c.amount, t.reverts IS NOT NULL AS isolated FROM coins c
                         LEFT JOIN redeem_trouble t ON t.issuer = c.issuer AND t.asset = c.asset
                         WHERE c.state = ? AND c.expiry > ? AND (t.retry_at IS NULL OR t.retry_at <= ?)
                         ORDER BY c.rowid LIMIT ?
@@ -23,7 +24,11 @@ extension WalletDatabase {
                 arguments: [CoinState.unspent.rawValue, now.column, now.column, limit])
             return try rows.map { row in
                 let coin: Bytes32 = row["id"]
-                return (coin, try Self.proof(db, of: coin), row["isolated"])
+                return (
+                    coin, try Self.proof(db, of: coin), row["isolated"],
+                    try row.decode(Address.self, forColumn: "asset"),
+                    try row.decode(UInt128.self, forColumn: "amount")
+                )
             }
         }
     }

@@ -40,6 +40,11 @@ struct ChainAddCommand: ParsableCommand {
         name: .customLong("native-decimals"),
         help: "The decimals of the chain's own coin (with --native-symbol; default 18).")
     var nativeDecimals: Int?
+    @Option(
+        help:
+            "Coins worth less than the gas of redeeming them: wait (for cheaper gas, or coins to share their proofs) or redeem anyway (a test chain's few base units)."
+    )
+    var dust: DustPolicy = .wait
 
     func run() throws {
         try guarded {
@@ -54,7 +59,7 @@ struct ChainAddCommand: ParsableCommand {
             let entry = try ChainEntry(
                 domain: Domain(chainID: chainID, vault: try parseAddress(vault, option: "--vault")),
                 endpoints: rpc, confirmations: confirmations, rateLimit: rateLimit,
-                nativeCoin: nativeCoin)
+                nativeCoin: nativeCoin, dust: dust)
             var registry = try global.host.chainRegistry()
             let replaced = registry.add(entry)
             try global.host.saveChainRegistry(registry)
@@ -91,8 +96,9 @@ struct ChainListCommand: ParsableCommand {
             for entry in registry.entries {
                 let rate = entry.rateLimit.map { ", at most \($0) requests/s" } ?? ""
                 let coin = entry.nativeCoin.map { "; its coin \($0)" } ?? ""
+                let dust = entry.dust == .redeem ? "; coins redeemed whatever their gas" : ""
                 print(
-                    "Chain \(entry.domain.chainID), vault \(entry.domain.vault): \(entry.endpoints.map(RedactedURL.text).joined(separator: ", ")); \(entry.confirmations) confirmations\(rate)\(coin)"
+                    "Chain \(entry.domain.chainID), vault \(entry.domain.vault): \(entry.endpoints.map(RedactedURL.text).joined(separator: ", ")); \(entry.confirmations) confirmations\(rate)\(coin)\(dust)"
                 )
             }
         }
@@ -130,6 +136,7 @@ private func describe(_ entry: ChainEntry) -> [String: Any] {
     var item: [String: Any] = [
         "chainId": entry.domain.chainID, "vault": entry.domain.vault.checksummed,
         "rpc": entry.endpoints, "confirmations": entry.confirmations,
+        "dust": entry.dust.rawValue,
     ]
     item["rateLimit"] = entry.rateLimit
     if let coin = entry.nativeCoin {

@@ -41,6 +41,11 @@ struct SyncCommand: AsyncParsableCommand {
             "Blocks on top of a redeem's (its own included) before its coins are settled (default: the registry's, else 2)."
     )
     var confirmations: UInt64?
+    @Option(
+        help:
+            "Coins worth less than the gas of redeeming them: wait (for cheaper gas, or coins to share their proofs) or redeem anyway (default: the registry's dust, else wait)."
+    )
+    var dust: DustPolicy?
     @Flag(help: "One pass: settle what is confirmed, send what is new, and stop.") var once = false
     @Flag(help: "Keep running, a pass every --interval seconds.") var watch = false
     @Option(help: "Seconds between passes.") var interval: Double = 2
@@ -66,7 +71,8 @@ struct SyncCommand: AsyncParsableCommand {
             let host = global.host
             let settling = Settling(
                 wallets: try host.openWallets(), registry: try host.chainRegistry(),
-                clock: global.clock, rpc: rpc, chainID: chainID, confirmations: confirmations)
+                clock: global.clock, rpc: rpc, chainID: chainID, confirmations: confirmations,
+                dust: dust)
             let key = try global.keys.walletKey()
             let results: [Settling.Outcome]
             let log: SyncLog
@@ -172,3 +178,5 @@ final class SyncLog: Sendable {
         }
     }
 }
+
+extension DustPolicy: ExpressibleByArgument {}

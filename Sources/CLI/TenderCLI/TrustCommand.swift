@@ -9,7 +9,7 @@ struct TrustCommand: ParsableCommand {
         abstract: "Manage the issuers whose notes this wallet accepts (operator mode).",
         subcommands: [
             TrustAddCommand.self, TrustRemoveCommand.self, TrustListCommand.self,
-            TrustModeCommand.self,
+            TrustModeCommand.self, TrustFloorCommand.self,
         ])
 }
 

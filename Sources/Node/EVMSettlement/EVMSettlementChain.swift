@@ -62,6 +62,13 @@ public struct EVMSettlementChain: SettlementChain {
         } catch { throw NodeError(.key("signing a replacement: \(error)")) }
     }
 
+    public func gasPrice() async throws(NodeError) -> Amount {
+        let price = try await ask { () throws(EVMError) in
+            try await rpc.expectedGasPrice(feePolicy)
+        }
+        return Amount(exactly: price) ?? .max
+    }
+
     public func minedNonce() async throws(NodeError) -> UInt64 {
         try await ask { () throws(EVMError) in
             try await rpc.transactionCount(of: sender, at: .latest)

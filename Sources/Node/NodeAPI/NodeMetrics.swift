@@ -131,6 +131,10 @@ public final class NodeMetrics: Sendable {
         )
         .set(Double(sync.openTransactions))
         gauge(
+            "redeem_dust_coins",
+            "Coins the last sync pass left waiting: worth less than the gas of redeeming them."
+        ).set(Double(sync.waitingForGas))
+        gauge(
             "event_subscribers", "Open payment event streams."
         ).set(
             Double(node.feed.subscriberCount))

@@ -14,6 +14,8 @@ public actor NodeState {
         public var failures = 0
         /// Redeem transactions still open after the last pass.
         public var openTransactions = 0
+        /// Coins the last pass left waiting: worth less than the gas of redeeming them then.
+        public var waitingForGas = 0
         public var enabled = false
     }
 
@@ -31,10 +33,11 @@ public actor NodeState {
 
     public func syncEnabled(_ enabled: Bool) { sync.enabled = enabled }
 
-    public func syncPassed(at now: UInt64, open: Int, error: String?) {
+    public func syncPassed(at now: UInt64, open: Int, error: String?, waitingForGas: Int = 0) {
         sync.passes += 1
         sync.lastPassAt = now
         sync.openTransactions = open
+        sync.waitingForGas = waitingForGas
         sync.lastError = error
         if error == nil { sync.lastSuccessAt = now } else { sync.failures += 1 }
     }

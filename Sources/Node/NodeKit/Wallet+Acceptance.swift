@@ -16,6 +16,17 @@ extension Wallet {
             lockedUntil: snapshot.lockedUntil)
     }
 
+    /// The least a payment without a request of this wallet's must bring, per asset (a
+    /// stranger's dust, paid to a camera or Bluetooth payee unasked, is refused below it).
+    public func unrequestedFloors() throws(NodeError) -> [Address: Amount] {
+        try storing { try store.unrequestedFloors() }
+    }
+
+    /// Sets the floor of `asset`; nil or zero removes it.
+    public func setUnrequestedFloor(_ floor: Amount?, of asset: Address) throws(NodeError) {
+        try storing { try store.setUnrequestedFloor(floor, of: asset) }
+    }
+
     public func acceptanceMode() throws(NodeError) -> AcceptanceMode {
         try storing { try store.acceptanceMode() }
     }

@@ -8,12 +8,19 @@ public struct RedeemableCoin: Sendable, Hashable {
     /// Its issuer's asset had a redeem revert: it goes in batches of that asset alone, so that
     /// a culprit is found and the others settle.
     public let isolated: Bool
+    /// What it pays in the chain's own coin, to weigh against the gas of redeeming it; nil:
+    /// not weighed (a token's coin: its worth in the chain's coin is not known here).
+    public let value: Amount?
 
-    public init(coin: CoinID, proof: ProofBundle, domain: Domain, isolated: Bool = false) {
+    public init(
+        coin: CoinID, proof: ProofBundle, domain: Domain, isolated: Bool = false,
+        value: Amount? = nil
+    ) {
         self.coin = coin
         self.proof = proof
         self.domain = domain
         self.isolated = isolated
+        self.value = value
     }
 
     /// The issuer and asset of its notes (one of each: a transfer mixes neither).
@@ -52,6 +59,17 @@ public struct BatchPlanner: Sendable {
     }
 
     public func plan(_ coins: [RedeemableCoin]) throws(SettlementError) -> [PlannedBatch] {
+        try plan(coins, gasPrice: nil).batches
+    }
+
+    /// The batches, weighing each coin of known value against the gas its redeem adds at
+    /// `gasPrice` (the chain's coin per unit of gas; nil: nothing weighed): a coin worth less
+    /// than the gas it adds to its batch (its own slot and payout, and the notes and transfers
+    /// no other coin of the batch shares), or a batch of such coins worth less than the whole
+    /// batch costs, waits: for cheaper gas, or for coins to share its proof with.
+    public func plan(
+        _ coins: [RedeemableCoin], gasPrice: Amount?
+    ) throws(SettlementError) -> RedeemPlan {
         struct Lot: Hashable {
             let domain: Domain
             /// Nil: coins of any issuer and asset together.
@@ -64,17 +82,26 @@ public struct BatchPlanner: Sendable {
             if lots[lot] == nil { order.append(lot) }
             lots[lot, default: []].append(coin)
         }
-        var batches: [PlannedBatch] = []
+        var result = RedeemPlan()
         for lot in order {
-            batches += try plan(lots[lot]!, in: lot.domain)
+            for members in try group(lots[lot]!, in: lot.domain) {
+                let weighed = gasPrice.map { weigh(members, in: lot.domain, at: $0) }
+                if let weighed { result.waiting += weighed.waiting }
+                let kept = weighed?.kept ?? members
+                guard !kept.isEmpty else { continue }
+                var shape = Shape(domain: lot.domain)
+                kept.forEach { shape.add($0) }
+                result.batches.append(try finish(kept, shape, lot.domain))
+            }
         }
-        return batches
+        return result
     }
 
-    private func plan(
+    /// Splits `coins` into groups, in order, each as large as the gas budget allows.
+    private func group(
         _ coins: [RedeemableCoin], in domain: Domain
-    ) throws(SettlementError) -> [PlannedBatch] {
-        var batches: [PlannedBatch] = []
+    ) throws(SettlementError) -> [[RedeemableCoin]] {
+        var groups: [[RedeemableCoin]] = []
         var shape = Shape(domain: domain)
         var members: [RedeemableCoin] = []
         for coin in coins {
@@ -91,7 +118,7 @@ public struct BatchPlanner: Sendable {
                         "coin \(coin.coin.short) alone is estimated at \(grown.cost(gas)) gas, over the budget of \(budget)"
                     ))
             }
-            batches.append(try finish(members, shape, domain))
+            groups.append(members)
             shape = Shape(domain: domain)
             shape.add(coin)
             members = [coin]
@@ -102,8 +129,55 @@ public struct BatchPlanner: Sendable {
                     ))
             }
         }
-        if !members.isEmpty { batches.append(try finish(members, shape, domain)) }
-        return batches
+        if !members.isEmpty { groups.append(members) }
+        return groups
+    }
+
+    /// The members of a group worth their gas at `price`, and those that wait. A coin's gas is
+    /// what it alone adds; dropping one can leave another alone with a transfer they shared,
+    /// so the weighing repeats until nothing more is dropped.
+    private func weigh(
+        _ members: [RedeemableCoin], in domain: Domain, at price: Amount
+    ) -> (kept: [RedeemableCoin], waiting: [WaitingCoin]) {
+        var kept = members
+        var waiting: [WaitingCoin] = []
+        while true {
+            let shares = Shares(kept, in: domain)
+            var dropped: [WaitingCoin] = []
+            kept.removeAll { coin in
+                guard let value = coin.value else { return false }
+                let gas = shares.gasAddedBy(coin, gas: self.gas)
+                let cost = Self.fee(gas, at: price)
+                guard value < cost else { return false }
+                dropped.append(WaitingCoin(coin: coin.coin, value: value, gas: gas, fee: cost))
+                return true
+            }
+            waiting += dropped
+            if dropped.isEmpty { break }
+        }
+        // Every coin weighed and each worth its own gas, but not the batch's base together.
+        let values = kept.compactMap(\.value)
+        guard !kept.isEmpty, values.count == kept.count else { return (kept, waiting) }
+        var shape = Shape(domain: domain)
+        kept.forEach { shape.add($0) }
+        let total = values.reduce(Amount(0)) {
+            $0.addingReportingOverflow($1).overflow ? .max : $0 + $1
+        }
+        let cost = Self.fee(shape.cost(gas), at: price)
+        guard total < cost else { return (kept, waiting) }
+        let shares = Shares(kept, in: domain)
+        waiting += kept.map {
+            let gas = shares.gasAddedBy($0, gas: self.gas)
+            return WaitingCoin(
+                coin: $0.coin, value: $0.value!, gas: gas, fee: Self.fee(gas, at: price))
+        }
+        return ([], waiting)
+    }
+
+    /// `gas` at `price`, saturating.
+    static func fee(_ gas: UInt64, at price: Amount) -> Amount {
+        let (fee, overflow) = Amount(gas).multipliedReportingOverflow(by: price)
+        return overflow ? .max : fee
     }
 
     private func finish(
@@ -113,6 +187,67 @@ public struct BatchPlanner: Sendable {
             bundles: members.map(\.proof), coins: members.map(\.coin), domain: domain)
         return PlannedBatch(
             domain: domain, coins: batch.coins, batch: batch, estimatedGas: shape.cost(gas))
+    }
+}
+
+/// What a weighed plan holds: the batches to send, and the coins that wait.
+public struct RedeemPlan: Sendable {
+    public var batches: [PlannedBatch] = []
+    /// Coins worth less than the gas their redeem would add now.
+    public var waiting: [WaitingCoin] = []
+}
+
+/// A coin not worth its gas now: what it pays and what redeeming it would add.
+public struct WaitingCoin: Sendable, Equatable {
+    public let coin: CoinID
+    public let value: Amount
+    public let gas: UInt64
+    /// `gas` at the price weighed, in the chain's coin.
+    public let fee: Amount
+
+    public init(coin: CoinID, value: Amount, gas: UInt64, fee: Amount) {
+        self.coin = coin
+        self.value = value
+        self.gas = gas
+        self.fee = fee
+    }
+}
+
+/// How many coins of a group each note, transfer and token payout serves.
+private struct Shares {
+    let domain: Domain
+    var notes: [CoinID: Int] = [:]
+    var transfers: [Bytes32: Int] = [:]
+    var payouts: [Payout: Int] = [:]
+
+    init(_ coins: [RedeemableCoin], in domain: Domain) {
+        self.domain = domain
+        for coin in coins {
+            for note in coin.proof.notes { notes[note.coinID(in: domain), default: 0] += 1 }
+            for transfer in coin.proof.transfers {
+                transfers[transfer.transfer.digest(in: domain), default: 0] += 1
+            }
+            if let payout = coin.payout, payout.asset != .zero { payouts[payout, default: 0] += 1 }
+        }
+    }
+
+    /// The gas `coin` alone adds: its slot, and what no other coin of the group shares.
+    func gasAddedBy(_ coin: RedeemableCoin, gas: RedeemGasModel) -> UInt64 {
+        var added = gas.perCoin
+        for note in coin.proof.notes where notes[note.coinID(in: domain)] == 1 {
+            added += gas.perNote
+        }
+        for transfer in coin.proof.transfers
+        where transfers[transfer.transfer.digest(in: domain)] == 1 {
+            added +=
+                gas.perTransfer
+                + gas.perExtraInput * UInt64(max(0, transfer.transfer.inputs.count - 1))
+                + gas.perOutput * UInt64(transfer.transfer.outputs.count)
+        }
+        if let payout = coin.payout, payout.asset != .zero, payouts[payout] == 1 {
+            added += gas.perTokenPayout
+        }
+        return added
     }
 }
 

@@ -13,6 +13,8 @@ public struct ChainEntry: Sendable, Equatable {
     /// The symbol and decimals of the chain's own coin as configured (`native-symbol`,
     /// `native-decimals`); nil: `NativeCoins.denomination(chainID:)` decides.
     public var nativeCoin: Denomination?
+    /// Whether coins worth less than their redeem's gas wait (`dust`, default `wait`).
+    public var dust: DustPolicy
 
     public static let defaultConfirmations: UInt64 = 2
     /// The most confirmations a redeem may wait for (a day of 1-second blocks): more would
@@ -39,7 +41,7 @@ public struct ChainEntry: Sendable, Equatable {
 
     public init(
         domain: Domain, endpoints: [String], confirmations: UInt64 = defaultConfirmations,
-        rateLimit: Double? = nil, nativeCoin: Denomination? = nil
+        rateLimit: Double? = nil, nativeCoin: Denomination? = nil, dust: DustPolicy = .wait
     ) throws(NodeError) {
         guard !endpoints.isEmpty else {
             throw NodeError(.usage("chain \(domain.chainID): give at least one RPC endpoint"))
@@ -75,6 +77,7 @@ public struct ChainEntry: Sendable, Equatable {
         self.confirmations = confirmations
         self.rateLimit = rateLimit
         self.nativeCoin = nativeCoin
+        self.dust = dust
     }
 
     /// Whether `endpoint` is an http:// or https:// URL with a host, without spaces.

@@ -10,6 +10,7 @@ import NodeKit
 import Posix
 import Secp256k1
 import ServiceLifecycle
+import Synchronization
 
 /// The long-running node (`tender node`, Docs/OPERATIONS.md): the local API, the payment
 /// feed, the payee services (Bluetooth, camera), payments on its own under spending limits
@@ -157,9 +158,18 @@ public struct Node: Sendable {
         let loop = SettlementLoop(
             interval: .milliseconds(Int64(settings.syncInterval * 1000)), pass: pass)
         await state.syncEnabled(true)
+        // Coins left waiting for cheaper gas: this pass's so far, and the last pass's (said
+        // in the log when it changes, not at every pass).
+        let dust = Mutex((pass: 0, last: 0))
         let service = NodeTask {
             await loop.run { outcome in
-                await state.syncPassed(at: clock.now(), open: outcome.open, error: outcome.failure)
+                let waiting = dust.withLock { counts in
+                    defer { counts = (0, counts.pass) }
+                    return counts.pass
+                }
+                await state.syncPassed(
+                    at: clock.now(), open: outcome.open, error: outcome.failure,
+                    waitingForGas: waiting)
                 metrics.syncPassed(failed: outcome.failure != nil)
                 if let failure = outcome.failure { logger.warning("sync: \(failure)") }
             } events: { event in
@@ -172,6 +182,12 @@ public struct Node: Sendable {
                     metrics.payoutDeferred()
                     logger.warning("\(line)")
                 case .heldBack, .fraudProofRefused, .stillOwed: logger.warning("\(line)")
+                case .dust(let coins, _, _, _):
+                    let changed = dust.withLock { counts in
+                        counts.pass += coins
+                        return counts.pass != counts.last
+                    }
+                    if changed { logger.info("\(line)") } else { logger.debug("\(line)") }
                 default: logger.info("\(line)")
                 }
             }

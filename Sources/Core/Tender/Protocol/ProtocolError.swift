@@ -44,6 +44,9 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         /// A receipt (or an export) names a request this wallet never paid.
         case unknownRequest(Bytes32)
         case requestExpired(requestID: Bytes32, expiry: UInt64, now: UInt64)
+        /// A payment for no request of the payee's, of less than the least the payee takes
+        /// unasked in that asset (its floor).
+        case belowFloor(asset: Address, amount: Amount, floor: Amount)
         case invalidTransition(state: String, event: String)
         /// Not enough spendable coins of `asset`; what else the wallet holds of it, and why it
         /// cannot pay with it.
@@ -88,6 +91,7 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .requestAlreadyPaid: "request-already-paid"
         case .unknownRequest: "unknown-request"
         case .requestExpired: "request-expired"
+        case .belowFloor: "below-floor"
         case .invalidTransition: "invalid-transition"
         case .insufficientFunds: "insufficient-funds"
         case .invalidEvidence: "invalid-evidence"
@@ -152,6 +156,8 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .unknownRequest(let id): "this wallet made no payment with request id \(id.hex)"
         case .requestExpired(let id, let expiry, let now):
             "request \(id.short) expired at \(UTCTime.format(expiry)) (now \(UTCTime.format(now)))"
+        case .belowFloor(let asset, let amount, let floor):
+            "a payment of \(wording.amount(amount, of: asset)) without a request is below this payee's floor of \(wording.amount(floor, of: asset)) for payments it did not ask for"
         case .invalidTransition(let state, let event): "cannot \(event) a payment that is \(state)"
         case .insufficientFunds(
             let asset, let requested, let available, let pending, let expiring, let expired,

@@ -14,6 +14,7 @@ import Tender
 ///     rate-limit = 20.0
 ///     native-symbol = "ETH"      # the chain's own coin, as amounts show it
 ///     native-decimals = 18
+///     dust = "wait"              # or "redeem": coins worth less than their gas go anyway
 ///
 /// A missing file is an empty registry. Written whole and atomically.
 public enum ChainRegistryFile {
@@ -61,12 +62,14 @@ public enum ChainRegistryFile {
         var rateLimit: SettingNumber?
         var nativeSymbol: SettingString?
         var nativeDecimals: SettingInteger?
+        var dust: SettingString?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case id, vault, rpc, confirmations
             case rateLimit = "rate-limit"
             case nativeSymbol = "native-symbol"
             case nativeDecimals = "native-decimals"
+            case dust
         }
     }
 
@@ -103,6 +106,14 @@ public enum ChainRegistryFile {
                     symbol: entry.nativeSymbol?.value,
                     decimals: entry.nativeDecimals.map { Int(clamping: $0.value) })
             } catch { throw NodeError(.usage("\(place): native-symbol/native-decimals: \(error)")) }
+            var dust = DustPolicy.wait
+            if let text = entry.dust?.value {
+                guard let policy = DustPolicy(rawValue: text) else {
+                    throw NodeError(
+                        .usage("\(place): dust must be \"wait\" or \"redeem\", got \"\(text)\""))
+                }
+                dust = policy
+            }
             entries.append(
                 try named(name) { () throws(NodeError) in
                     try ChainEntry(
@@ -110,7 +121,7 @@ public enum ChainRegistryFile {
                         endpoints: entry.rpc.map(\.value),
                         confirmations: entry.confirmations.map { UInt64($0.value) }
                             ?? ChainEntry.defaultConfirmations,
-                        rateLimit: entry.rateLimit?.value, nativeCoin: nativeCoin)
+                        rateLimit: entry.rateLimit?.value, nativeCoin: nativeCoin, dust: dust)
                 })
         }
         return try named(name) { () throws(NodeError) in try ChainRegistry(entries) }
@@ -134,6 +145,7 @@ public enum ChainRegistryFile {
             if let coin = entry.nativeCoin, let symbol = coin.symbol {
                 text += "native-symbol = \(quoted(symbol))\nnative-decimals = \(coin.decimals)\n"
             }
+            if entry.dust != .wait { text += "dust = \(quoted(entry.dust.rawValue))\n" }
         }
         return text
     }

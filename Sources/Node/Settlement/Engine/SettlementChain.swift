@@ -45,6 +45,9 @@ public protocol SettlementChain: Sendable {
     func signClaim(
         vault: Address, asset: Address, nonce: UInt64
     ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8])
+    /// What a unit of gas costs a transaction sent now (the next block's base fee and the
+    /// tip this node would give), in the chain's coin: coins are weighed against it.
+    func gasPrice() async throws(NodeError) -> Amount
     /// A token contract's `symbol()` and `decimals()`; nil when it has none that make sense.
     func denomination(ofToken asset: Address) async throws(NodeError) -> Denomination?
     /// A signed `submitFraudProof` of `evidence` to `vault` at `nonce`: its hash and bytes.
@@ -64,6 +67,9 @@ extension SettlementChain {
     ) async throws(NodeError) -> (hash: Bytes32, raw: [UInt8]) {
         throw NodeError(.io("this chain has no claims"))
     }
+
+    /// Fakes: gas costs nothing, so no coin waits for cheaper gas.
+    public func gasPrice() async throws(NodeError) -> Amount { 0 }
 
     /// Fakes of a chain without tokens need not answer.
     public func denomination(ofToken asset: Address) async throws(NodeError) -> Denomination? {

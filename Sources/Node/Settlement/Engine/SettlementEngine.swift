@@ -25,6 +25,8 @@ public struct SettlementEngine: Sendable {
     /// Seconds a signed transaction may stay out of every block before it is replaced by one
     /// with the same nonce and higher fees (stuck under a rising base fee, or a low tip).
     public var replaceAfter: UInt64 = 180
+    /// Whether coins worth less than the gas of redeeming them wait (`DustPolicy`).
+    public var dust: DustPolicy = .wait
 
     public init(
         wallet: Wallet, chain: any SettlementChain, clock: any WallClock,
@@ -69,6 +71,9 @@ public struct SettlementEngine: Sendable {
         /// The vault owes `amount` of `asset` and the token still refuses: claimed later.
         case stillOwed(asset: Address, amount: Amount, reason: String)
         case expired(coins: Int)
+        /// Coins worth `value` in all wait: redeeming them now would add `fee` (at `gasPrice`
+        /// a unit of gas), more than each is worth.
+        case dust(coins: Int, value: Amount, fee: Amount, gasPrice: Amount)
         /// The vault's collateral read and saved for open-mode acceptance.
         case collateral(issuers: Int, block: UInt64)
         /// A token's symbol and decimals read from its contract (nil: it has none; its
@@ -249,12 +254,26 @@ public struct SettlementEngine: Sendable {
         let coins = try wallet.redeemableCoins(now: clock.now(), limit: maxCoins)
             .filter { $0.domain.chainID == chain.chainID }
         guard !coins.isEmpty else { return }
-        let batches: [PlannedBatch]
-        do { batches = try planner.plan(coins) } catch {
+        let weighed = dust == .wait && coins.contains { $0.value != nil }
+        let price = weighed ? try await chain.gasPrice() : nil
+        let plan: RedeemPlan
+        do { plan = try planner.plan(coins, gasPrice: price) } catch {
             throw NodeError(.io("\(error)"))
         }
+        if let price, !plan.waiting.isEmpty {
+            let sum = { (amounts: [Amount]) in
+                amounts.reduce(Amount(0)) {
+                    $0.addingReportingOverflow($1).overflow ? .max : $0 + $1
+                }
+            }
+            events(
+                .dust(
+                    coins: plan.waiting.count, value: sum(plan.waiting.map(\.value)),
+                    fee: sum(plan.waiting.map(\.fee)), gasPrice: price))
+        }
+        guard !plan.batches.isEmpty else { return }
         var nonce = try await nextNonce()
-        for batch in batches {
+        for batch in plan.batches {
             let signed = try await chain.signRedeem(
                 vault: batch.domain.vault, calldata: batch.batch.calldata, nonce: nonce,
                 estimatedGas: batch.estimatedGas)

@@ -7,8 +7,11 @@ extension Wallet {
     public func redeemableCoins(now: UInt64, limit: Int) throws(NodeError) -> [RedeemableCoin] {
         try storing {
             try store.redeemable(now: now, limit: limit).map {
+                // The chain's own coin is weighed against gas; a token's worth in it is
+                // not known here.
                 RedeemableCoin(
-                    coin: $0.coin, proof: $0.proof, domain: domain, isolated: $0.isolated)
+                    coin: $0.coin, proof: $0.proof, domain: domain, isolated: $0.isolated,
+                    value: $0.asset == .zero ? $0.amount : nil)
             }
         }
     }

@@ -12,7 +12,7 @@ struct ChainWallets: Sendable {
     let chainID: UInt64
     private(set) var endpoints: [String]
     private(set) var rateLimit: Double?
-    var wallets: [(wallet: Wallet, confirmations: UInt64)] = []
+    var wallets: [(wallet: Wallet, confirmations: UInt64, dust: DustPolicy)] = []
 
     init(chainID: UInt64, endpoints: [String], rateLimit: Double?) {
         self.chainID = chainID
@@ -20,13 +20,14 @@ struct ChainWallets: Sendable {
         self.rateLimit = rateLimit
     }
 
-    /// Which wallets settle where: each at its registry entry's endpoints (`rpc` instead, when
-    /// given; the home domain, when not listed, at `homeEndpoint`), grouped by chain: a chain's
+    /// Which wallets settle where, and how they weigh dust (`dust`, else the entry's): each at
+    /// its registry entry's endpoints (`rpc` instead, when given; the home domain, when not listed, at `homeEndpoint`), grouped by chain: a chain's
     /// endpoints are every listed one of its wallets', then the default. A wallet of an
     /// unlisted domain other than home is left out and named to `unlisted`.
     static func plan(
         _ wallets: [Wallet], home: Domain, registry: ChainRegistry, rpc: String? = nil,
-        confirmations: UInt64? = nil, homeEndpoint: String, unlisted: (Domain) -> Void = { _ in }
+        confirmations: UInt64? = nil, dust: DustPolicy? = nil, homeEndpoint: String,
+        unlisted: (Domain) -> Void = { _ in }
     ) -> [ChainWallets] {
         var byChain: [UInt64: ChainWallets] = [:]
         var reachedByDefault: Set<UInt64> = []
@@ -48,7 +49,7 @@ struct ChainWallets: Sendable {
             } else {
                 reachedByDefault.insert(wallet.domain.chainID)
             }
-            chain.wallets.append((wallet, depth))
+            chain.wallets.append((wallet, depth, dust ?? listed?.dust ?? .wait))
             byChain[wallet.domain.chainID] = chain
         }
         // The default after every listed endpoint of the chain.
@@ -109,6 +110,7 @@ struct ChainWallets: Sendable {
                     wallet: entry.wallet, chain: chain, clock: clock,
                     confirmations: entry.confirmations)
                 engine.replaceAfter = replaceAfter
+                engine.dust = entry.dust
                 engine.nonceFloor =
                     try wallets.map { sibling throws(NodeError) in
                         try sibling.wallet.nextNonce(chainID: chainID, sender: chain.sender) ?? 0

@@ -47,6 +47,9 @@ public enum SettlementEventText {
             line =
                 "the vault owes this node's key \(amount) base units of token \(asset); the token still refuses (\(reason)): claimed at a later pass"
         case .expired(let coins): line = "\(coins) coins expired unredeemed"
+        case .dust(let coins, let value, let fee, let price):
+            line =
+                "\(coins) coin(s) worth \(value) wei in all wait: redeeming them now would add \(fee) wei of gas (\(price) wei a unit), more than each is worth; they go when gas is cheaper or other coins share their proofs (dust = \"redeem\" in chains.toml sends them anyway)"
         case .collateral(let issuers, let block):
             line = "collateral of \(issuers) issuer(s) read at block \(block)"
         case .denomination(let asset, let denomination):

@@ -20,11 +20,13 @@ public struct Settling: Sendable {
     /// Blocks on top of a redeem (its own included) before its coins are settled; nil: the
     /// registry's.
     public let confirmations: UInt64?
+    /// What coins worth less than their gas do; nil: the registry's (else they wait).
+    public let dust: DustPolicy?
     private let client = EthereumRPC.makeHTTPClient()
 
     public init(
         wallets: NodeWallets, registry: ChainRegistry, clock: any WallClock, rpc: String?,
-        chainID: UInt64?, confirmations: UInt64?
+        chainID: UInt64?, confirmations: UInt64?, dust: DustPolicy? = nil
     ) {
         self.wallets = wallets
         self.registry = registry
@@ -32,6 +34,7 @@ public struct Settling: Sendable {
         self.rpc = rpc
         self.chainID = chainID
         self.confirmations = confirmations
+        self.dust = dust
     }
 
     public func shutdown() async { try? await client.shutdown() }
@@ -75,7 +78,8 @@ public struct Settling: Sendable {
         return Plan(
             chains: ChainWallets.plan(
                 chosen, home: wallets.home.domain, registry: registry, rpc: rpc,
-                confirmations: confirmations, homeEndpoint: NodeDefaults.rpc, unlisted: unlisted))
+                confirmations: confirmations, dust: dust, homeEndpoint: NodeDefaults.rpc,
+                unlisted: unlisted))
     }
 
     /// What one wallet's settlement came to.
