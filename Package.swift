@@ -202,10 +202,15 @@ let package = Package(
         // The node's local HTTP API (Hummingbird): token authentication, status, balances,
         // requests, payments, evidence, sync, and payments as Server-Sent Events
         // (Docs/OPERATIONS.md).
+        // What an API caller sends, read and checked: JSON bodies and their fields. Pure (no
+        // HTTP), so the fuzzer reads bodies as the server does.
+        .target(
+            name: "APIBodies", dependencies: ["Tender", "PaymentCodes"],
+            path: "Sources/Node/APIBodies", swiftSettings: strict),
         .target(
             name: "NodeAPI",
             dependencies: [
-                "NodeKit", "Tender", "PaymentCodes", "Secp256k1", "QR",
+                "APIBodies", "NodeKit", "Tender", "PaymentCodes", "Secp256k1", "QR",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -263,7 +268,10 @@ let package = Package(
         // that replays inputs (regressions); Scripts/fuzz.sh builds it with -sanitize=fuzzer.
         .executableTarget(
             name: "TenderFuzz",
-            dependencies: ["Tender", "Codecs", "Fountain", "PaymentCodes", "QR", "Link"],
+            dependencies: [
+                "Tender", "Codecs", "Fountain", "PaymentCodes", "QR", "Link", "Secp256k1",
+                "PaymentSession", "Noise", "APIBodies",
+            ],
             path: "Fuzz/TenderFuzz", swiftSettings: strict),
         // The BLE lab's probe of the D-Bus and BlueZ layers and of the raw GATT rates.
         .executableTarget(

@@ -38,10 +38,11 @@ fuzzer="$scratch/release/TenderFuzz"
 declare -A max_len=(
     [envelope]=65536 [cbor]=65536 [frames]=65536 [ur]=65536
     [tender-uri]=4096 [payment-codes]=8192 [png]=65536 [pgm]=65536 [link]=4096
+    [evidence]=8192 [session]=65536 [api-bodies]=8192
 )
 declare -A malloc_limit_mb=(
     [envelope]=1 [cbor]=1 [frames]=1 [ur]=1 [tender-uri]=1 [payment-codes]=1 [png]=2 [pgm]=2
-    [link]=1
+    [link]=1 [evidence]=1 [session]=1 [api-bodies]=1
 )
 rss_limit_mb=1024
 timeout_seconds=10
@@ -60,7 +61,7 @@ build_fuzzer() {
 generate_cli_seeds() {
     local out="$PWD/$scratch/generated"
     rm -rf "$out"
-    mkdir -p "$out/envelope" "$out/tender-uri" "$out/payment-codes"
+    mkdir -p "$out/envelope" "$out/tender-uri" "$out/payment-codes" "$out/evidence"
     if ! nice -n 10 swift build --product tender >/dev/null 2>&1; then
         echo "fuzz.sh: the tender CLI does not build now; no fresh envelope seeds" >&2
         return 0
@@ -108,6 +109,12 @@ generate_cli_seeds() {
     }
     for file in "$work"/*.tender "$work"/evidence/*; do
         if [ -f "$file" ]; then cp "$file" "$out/envelope/cli-$(basename "$file")"; fi
+    done
+    # The evidence target reads an envelope after its mode byte (0).
+    for file in "$work"/evidence/*; do
+        if [ -f "$file" ]; then
+            { printf '\0'; cat "$file"; } >"$out/evidence/cli-$(basename "$file")"
+        fi
     done
     for file in "$work"/*.uri; do
         [ -s "$file" ] || continue

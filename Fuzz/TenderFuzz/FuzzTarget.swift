@@ -9,15 +9,20 @@ struct FuzzTarget: Sendable {
     /// Inputs over the decoder's size cap, which libFuzzer is not asked to generate: each
     /// must be refused without allocating more than the cap. Run once per process.
     let oversizeCheck: @Sendable () -> Void
+    /// Inputs the target makes itself (signed with its own keys), written out as seeds by
+    /// `TenderFuzz --seeds <target> DIR`.
+    let seeds: @Sendable () -> [[UInt8]]
 
     init(
         name: String, summary: String, run: @escaping @Sendable ([UInt8]) -> Void,
-        oversizeCheck: @escaping @Sendable () -> Void = {}
+        oversizeCheck: @escaping @Sendable () -> Void = {},
+        seeds: @escaping @Sendable () -> [[UInt8]] = { [] }
     ) {
         self.name = name
         self.summary = summary
         self.run = run
         self.oversizeCheck = oversizeCheck
+        self.seeds = seeds
     }
 }
 

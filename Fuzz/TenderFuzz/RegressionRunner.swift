@@ -7,6 +7,7 @@ import Glibc
 ///
 ///     TenderFuzz <target> FILE|DIR...    every file (directories: their files), then "ok"
 ///     TenderFuzz --list                  the targets
+///     TenderFuzz --seeds <target> DIR    write the inputs the target makes itself
 ///
 /// A broken invariant traps with its message, as under the fuzzer.
 @main
@@ -15,6 +16,18 @@ struct RegressionRunner {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "--list" {
             print(Targets.listing)
+            return
+        }
+        if arguments.first == "--seeds", arguments.count == 3,
+            let target = Targets.named(arguments[1])
+        {
+            for (index, seed) in target.seeds().enumerated() {
+                let path = "\(arguments[2])/made-\(index)"
+                guard let file = fopen(path, "wb") else { fail("cannot write \(path)") }
+                _ = seed.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+                fclose(file)
+            }
+            print("\(target.seeds().count) seeds of \(target.name) in \(arguments[2])")
             return
         }
         guard arguments.count >= 2, let target = Targets.named(arguments[0]) else {

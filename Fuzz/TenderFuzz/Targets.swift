@@ -6,6 +6,7 @@ enum Targets {
         PaymentCodesTarget.tenderURI, PaymentCodesTarget.paymentCodes,
         ImageTarget.png, ImageTarget.pgm,
         LinkTarget.link,
+        EvidenceTarget.evidence, SessionTarget.session, APIBodiesTarget.apiBodies,
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

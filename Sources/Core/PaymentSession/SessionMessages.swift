@@ -209,3 +209,35 @@ extension CBOR {
         return text
     }
 }
+
+// MARK: - Plaintext, as a session carries it
+
+extension Hello {
+    /// The bytes a session encrypts for it.
+    public var encoded: [UInt8] { cbor.encoded() }
+
+    /// A hello read from a session's plaintext (strict: deterministic CBOR, known keys only).
+    public static func decode(_ bytes: [UInt8]) throws(SessionError) -> Hello {
+        try decodeMessage(bytes, Hello.init)
+    }
+}
+
+extension Offer {
+    /// The bytes a session encrypts for it.
+    public var encoded: [UInt8] { cbor.encoded() }
+
+    /// An offer read from a session's plaintext.
+    public static func decode(_ bytes: [UInt8]) throws(SessionError) -> Offer {
+        try decodeMessage(bytes, Offer.init)
+    }
+}
+
+extension Answer {
+    /// The bytes a session encrypts for it.
+    public var encoded: [UInt8] { cbor.encoded() }
+
+    /// An answer read from a session's plaintext.
+    public static func decode(_ bytes: [UInt8]) throws(SessionError) -> Answer {
+        try decodeMessage(bytes, Answer.init)
+    }
+}

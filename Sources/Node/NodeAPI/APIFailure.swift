@@ -1,3 +1,4 @@
+import APIBodies
 import Foundation
 import Hummingbird
 import NodeKit
@@ -84,4 +85,17 @@ func answering<T>(_ body: () throws(NodeError) -> T) throws(APIFailure) -> T {
 /// `answering`, for a call that waits.
 func answering<T>(_ body: () async throws(NodeError) -> T) async throws(APIFailure) -> T {
     do { return try await body() } catch { throw APIFailure(error) }
+}
+
+extension APIFailure {
+    /// What a caller sent, read; a refusal as the API answers it (400, or the wallet's own
+    /// answer to a request the protocol refuses).
+    static func reading<T>(_ read: () throws(BodyRefusal) -> T) throws(APIFailure) -> T {
+        do { return try read() } catch {
+            switch error {
+            case .badRequest(let reason): throw .badRequest(reason)
+            case .rejected(let refusal): throw APIFailure(NodeError(.rejected(refusal)))
+            }
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import APIBodies
 import Foundation
 import Hummingbird
 import NodeKit
@@ -25,8 +26,11 @@ public enum APIRouter {
         api.get("payments") { _, _ in try payments(node) }
         api.get("evidence") { _, _ in try evidence(node) }
         api.post("requests") { request, context in
-            let body = try await decode(NewRequest.self, request, context)
-            return try EditedResponse(status: .created, response: await newRequest(body, node))
+            let bytes = try await body(request, context)
+            let terms = try APIFailure.reading { () throws(BodyRefusal) in
+                try NewRequestBody.read(bytes, longestLifetime: Wallet.longestRequestLifetime)
+            }
+            return try EditedResponse(status: .created, response: await newRequest(terms, node))
         }
         api.get("requests/{id}") { _, context in
             try await requestStatus(try context.parameters.require("id"), node)
@@ -141,20 +145,14 @@ public enum APIRouter {
     }
 
     static func newRequest(
-        _ body: NewRequest, _ node: NodeAPIContext
+        _ terms: NewRequestBody.Terms, _ node: NodeAPIContext
     ) async throws -> RequestView {
-        let amount = try APIInput.amount(body.amount)
-        let asset = try APIInput.asset(body.asset)
-        let lifetime = body.expiresIn ?? 900
-        guard (1...Wallet.longestRequestLifetime).contains(lifetime) else {
-            throw APIFailure.badRequest(
-                "expiresIn must be 1…\(Wallet.longestRequestLifetime) seconds")
-        }
         let sessionKey = await node.offers.sessionKey()
         let (request, units) = try answering { () throws(NodeError) in
             let home = try node.wallets().home
             let request = try home.issueRequest(
-                amount: amount, asset: asset, memo: body.memo ?? "", lifetime: lifetime,
+                amount: terms.amount, asset: terms.asset, memo: terms.memo,
+                lifetime: terms.lifetime,
                 sessionKey: sessionKey, now: node.clock.now())
             return (request, node.denominations(home))
         }
@@ -167,7 +165,9 @@ public enum APIRouter {
     static func issuedRequest(
         _ id: String, _ node: NodeAPIContext
     ) async throws -> (request: PaymentRequest, home: Wallet) {
-        let requestID = try APIInput.requestID(id)
+        let requestID = try APIFailure.reading { () throws(BodyRefusal) in
+            try APIInput.requestID(id)
+        }
         // The payee service's key while it runs: the code opens a session with it.
         let sessionKey = await node.offers.sessionKey()
         return try answering { () throws(NodeError) in
@@ -195,28 +195,8 @@ public enum APIRouter {
         }
     }
 
-    /// The body as `T`, or 400 naming what is wrong with it.
-    static func decode<T: Decodable>(
-        _ type: T.Type, _ request: Request, _ context: APIRequestContext
-    ) async throws -> T {
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        do { return try JSONDecoder().decode(T.self, from: Data(buffer: buffer)) } catch {
-            throw APIFailure.badRequest("the body is not the JSON expected: \(describe(error))")
-        }
-    }
-
-    static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context):
-            return context.underlyingError.map { "\($0.localizedDescription)" }
-                ?? context.debugDescription
-        case DecodingError.keyNotFound(let key, _): return "missing \"\(key.stringValue)\""
-        case DecodingError.typeMismatch(let type, let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return "\"\(path)\" must be \(type == String.self ? "a string" : "\(type)")"
-        case DecodingError.valueNotFound(_, let context):
-            return "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" is null"
-        default: return "\(error)"
-        }
+    /// The body's bytes, at most the upload cap.
+    static func body(_ request: Request, _ context: APIRequestContext) async throws -> [UInt8] {
+        Array(buffer: try await request.body.collect(upTo: context.maxUploadSize))
     }
 }

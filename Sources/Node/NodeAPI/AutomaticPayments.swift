@@ -1,3 +1,4 @@
+import APIBodies
 import Foundation
 import Hummingbird
 import NodeKit
@@ -31,22 +32,12 @@ actor PaymentDesk {
     }
 }
 
-/// `POST /api/payments`: a scanned request (`{"request": "tender:…"}`), or terms
-/// (`{"to", "amount", "asset"?, "memo"?}`).
-struct NewPayment: Decodable {
-    let request: String?
-    let to: String?
-    let amount: String?
-    let asset: String?
-    let memo: String?
-}
-
 enum AutomaticPaymentRoutes {
     static func add(to api: RouterGroup<APIRequestContext>, _ node: NodeAPIContext) {
         api.get("limits") { _, _ in try limits(node) }
         api.post("payments") { request, context in
-            let body = try await APIRouter.decode(NewPayment.self, request, context)
-            return EditedResponse(status: .created, response: try await pay(body, node))
+            let bytes = try await APIRouter.body(request, context)
+            return EditedResponse(status: .created, response: try await pay(bytes, node))
         }
         api.post("payments/{id}/export") { _, context in
             let bytes = try advance(try context.parameters.require("id"), node) {
@@ -91,12 +82,14 @@ enum AutomaticPaymentRoutes {
     }
 
     static func pay(
-        _ body: NewPayment, _ node: NodeAPIContext
+        _ bytes: [UInt8], _ node: NodeAPIContext
     ) async throws -> OutgoingPaymentResponse {
         let payer = try payer(node)
         let now = node.clock.now()
         let wallet = try answering { () throws(NodeError) in try node.wallets().home }
-        let terms = try terms(body, domain: wallet.domain, now: now)
+        let terms = try APIFailure.reading { () throws(BodyRefusal) in
+            try NewPaymentBody.read(bytes, domain: wallet.domain, now: now)
+        }
         var generator = SystemRandomNumberGenerator()
         let requestID = terms.request?.id ?? .random(using: &generator)
         // Only the preparing waits its turn; the answer is read after.
@@ -113,37 +106,6 @@ enum AutomaticPaymentRoutes {
             throw APIFailure(error, units: node.denominations(wallet))
         }
         return try answering { () throws(NodeError) in try view(wallet, prepared.requestID, node) }
-    }
-
-    typealias Terms = (
-        payee: Address, amount: Amount, asset: Address, memo: String, request: PaymentRequest?
-    )
-
-    /// The payment's terms from a scanned request (which fixes them all) or from the body.
-    static func terms(_ body: NewPayment, domain: Domain, now: UInt64) throws(APIFailure) -> Terms {
-        if let text = body.request {
-            guard body.to == nil, body.amount == nil, body.asset == nil, body.memo == nil else {
-                throw APIFailure.badRequest("a request fixes the terms: send request alone")
-            }
-            let code: TenderCode
-            do { code = try TenderURI.decodeAny(text) } catch {
-                throw APIFailure.badRequest("request: \(error)")
-            }
-            guard case .request(let request) = code else {
-                throw APIFailure.badRequest(
-                    "request: a pay-me code has no amount; send to and amount instead")
-            }
-            do { try request.checkPayable(in: domain, now: now) } catch {
-                throw APIFailure(NodeError(.rejected(error)))
-            }
-            return (request.payee, request.amount, request.asset, request.memo, request)
-        }
-        guard let to = body.to, let amountText = body.amount else {
-            throw APIFailure.badRequest("send request, or to and amount")
-        }
-        let payee = try APIInput.address(to, field: "address")
-        let asset = try APIInput.asset(body.asset)
-        return (payee, try APIInput.amount(amountText), asset, body.memo ?? "", nil)
     }
 
     static func view(
@@ -165,7 +127,9 @@ enum AutomaticPaymentRoutes {
         _ id: String, _ node: NodeAPIContext,
         _ change: (Wallet, Bytes32, UInt64) throws(NodeError) -> T
     ) throws -> T {
-        let requestID = try APIInput.requestID(id)
+        let requestID = try APIFailure.reading { () throws(BodyRefusal) in
+            try APIInput.requestID(id)
+        }
         return try answering { () throws(NodeError) in
             try change(try node.wallets().home, requestID, node.clock.now())
         }

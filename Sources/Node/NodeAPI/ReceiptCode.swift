@@ -1,3 +1,4 @@
+import APIBodies
 import Hummingbird
 import NodeKit
 import QR
@@ -10,7 +11,9 @@ import Tender
 enum ReceiptCode {
     /// The stored receipt for `id`, from whichever of the node's wallets accepted it.
     static func receipt(_ id: String, _ node: NodeAPIContext) throws -> [UInt8] {
-        let requestID = try APIInput.requestID(id)
+        let requestID = try APIFailure.reading { () throws(BodyRefusal) in
+            try APIInput.requestID(id)
+        }
         return try answering { () throws(NodeError) in
             for wallet in try node.wallets().all {
                 if let payment = try wallet.incomingPayment(requestID) { return payment.receipt }

@@ -196,14 +196,6 @@ struct RequestView: ResponseEncodable, Codable {
     }
 }
 
-/// The body of `POST /api/requests`.
-struct NewRequest: Decodable {
-    let amount: String
-    let asset: String?
-    let memo: String?
-    let expiresIn: UInt64?
-}
-
 struct SyncView: ResponseEncodable, Codable {
     let sync: NodeState.SyncStatus
 }
