@@ -189,6 +189,38 @@ import Glibc
             #expect(health.lowercased().contains("cross-origin-resource-policy: same-origin"))
         }
     }
+
+    /// What a stranger's malformed or odd request gets: a request with two Host fields is
+    /// refused (400), and so is one the parser cannot read, marked like any other answer; a
+    /// CONNECT (whose answer HTTP/1 frames by no length) is refused and its connection closed,
+    /// said so, even when the client asked to keep it.
+    @Test func oddRequestsGetFramedAndMarkedRefusals() async throws {
+        try await application(ConnectionLimits()).test(.live) { client in
+            let port = try #require(client.port)
+            for (request, status) in [
+                (
+                    "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+                    "HTTP/1.1 400"
+                ),
+                ("GET /he\u{1}lthz HTTP/9.9 what\r\n\r\n", "HTTP/1.1 400"),
+                (
+                    "CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\nConnection: keep-alive\r\n\r\n",
+                    "HTTP/1.1 4"
+                ),
+            ] {
+                let connection = try RawConnection(port: port)
+                try connection.send(request)
+                let answer = try await connection.readUntilClosed()
+                #expect(answer.hasPrefix(status), "\(request): \(answer.prefix(300))")
+                let lower = answer.lowercased()
+                #expect(lower.contains("x-content-type-options: nosniff"), "\(answer.prefix(300))")
+                #expect(lower.contains("cross-origin-resource-policy: same-origin"))
+                #expect(
+                    lower.contains("content-length:") || lower.contains("connection: close"),
+                    "\(request): \(answer.prefix(300))")
+            }
+        }
+    }
 }
 
 /// A blocking TCP connection to 127.0.0.1, its waits off the cooperative pool.

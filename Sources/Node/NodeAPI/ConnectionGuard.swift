@@ -36,7 +36,9 @@ public struct ConnectionLimits: Sendable {
     ) -> HTTPServerBuilder {
         .http1(
             configuration: HTTP1Channel.Configuration(
-                additionalChannelHandlers: [ConnectionGuard(limits: self, count: count)],
+                additionalChannelHandlers: [
+                    ConnectionGuard(limits: self, count: count), ProtectiveHeaders(),
+                ],
                 idleTimeout: TimeAmount(idle)))
     }
 }
@@ -106,6 +108,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests whose head was read and whose response has not ended.
     private var unanswered = 0
     private var readingBody = false
+    /// A CONNECT asks for a tunnel this server never opens. HTTP/1 codecs frame no answer to
+    /// a CONNECT (no length, no body), so its refusal ends with the connection, said so.
+    private var tunnelAsked = false
 
     init(limits: ConnectionLimits, count: ConnectionCount) {
         self.limits = limits
@@ -144,7 +149,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head:
+        case .head(let request):
+            if request.method == .connect { tunnelAsked = true }
             // A client that sends requests and does not take the answers (the channel's
             // buffer past its high-water mark) is closed rather than answered again.
             guard unanswered < Self.maxPipelined, context.channel.isWritable else {
@@ -164,6 +170,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if tunnelAsked { return refuseTunnel(context, data, promise) }
         if case .end = unwrapOutboundIn(data) {
             unanswered = max(0, unanswered - 1)
             if unanswered == 0, !readingBody {
@@ -172,6 +179,25 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             }
         }
         context.write(data, promise: promise)
+    }
+
+    /// The answer to a CONNECT, with `Connection: close`; the connection closed once it is out.
+    private func refuseTunnel(
+        _ context: ChannelHandlerContext, _ data: NIOAny, _ promise: EventLoopPromise<Void>?
+    ) {
+        switch unwrapOutboundIn(data) {
+        case .head(var response):
+            response.headerFields[.connection] = "close"
+            context.write(wrapOutboundOut(.head(response)), promise: promise)
+        case .body: context.write(data, promise: promise)
+        case .end:
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.whenComplete { [channel = context.channel] _ in
+                channel.close(promise: nil)
+            }
+            written.futureResult.cascade(to: promise)
+            context.writeAndFlush(data, promise: written)
+        }
     }
 
     /// A client that stops reading what it is sent (an answer, an event stream) is closed

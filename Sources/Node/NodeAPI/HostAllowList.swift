@@ -87,9 +87,8 @@ public struct HostAllowList: Sendable, Equatable {
 }
 
 /// Refuses a request whose Host names none of `allowed` (421 Misdirected Request: the name was
-/// not this node's), before its token is even looked at; and marks every answer as not to be
-/// sniffed or loaded by another origin (`nosniff`, `Cross-Origin-Resource-Policy`), so a web
-/// page cannot load `/healthz` or the POS page as a script or an image to learn a node runs.
+/// not this node's), and one with two Host fields (400, RFC 9112 §3.2: which one a proxy
+/// in front believed is anyone's guess), before its token is even looked at.
 struct HostCheck<Context: RequestContext>: RouterMiddleware {
     let allowed: HostAllowList
 
@@ -97,21 +96,17 @@ struct HostCheck<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        var response: Response
-        do {
-            guard allowed.admits(authority: request.head.authority) else {
-                throw APIFailure(
-                    .misdirectedRequest, code: "unknown-host",
-                    reason:
-                        "this node does not answer to the name '\(request.head.authority ?? "")': list it in [api] hosts of node.toml, or use an IP address"
-                )
-            }
-            response = try await next(request, context)
-        } catch let error as any HTTPResponseError {
-            response = try error.response(from: request, context: context)
+        // The HTTP/1 codec takes the first Host as the authority; any other stays a field.
+        guard request.headers[values: HTTPField.Name("Host")!].isEmpty else {
+            throw APIFailure.badRequest("a request carries one Host field, this one more")
         }
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[HTTPField.Name("Cross-Origin-Resource-Policy")!] = "same-origin"
-        return response
+        guard allowed.admits(authority: request.head.authority) else {
+            throw APIFailure(
+                .misdirectedRequest, code: "unknown-host",
+                reason:
+                    "this node does not answer to the name '\(request.head.authority ?? "")': list it in [api] hosts of node.toml, or use an IP address"
+            )
+        }
+        return try await next(request, context)
     }
 }
