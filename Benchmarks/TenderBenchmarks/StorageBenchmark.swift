@@ -23,9 +23,17 @@ enum StorageBenchmark {
         let hostile = try layered(
             payee: payee, layers: [(1, 16, 16), (1, 16, 1), (1, 1, 1), (32, 16, 2), (32, 16, 4)],
             last: (4, 16, 1))
+        // As many coins as a payment's transfers can make (16 transfers of 16 outputs): each
+        // costs its output's 50-odd bytes on the wire and a row of its own in the store.
+        let coinHeavy = try (0..<30).map { serial in
+            try layered(
+                payee: payee, layers: [(1, 16, 16)], last: (1, 16, 1),
+                serial: UInt32(1_000 + serial))
+        }
         for (name, payments) in [
             ("ordinary: a note and one transfer paying 2 coins (x500)", ordinary),
             ("hostile: 1 note, 301 transfers, 256 paid coins sharing them", [hostile]),
+            ("coin-heavy: a note, 17 transfers, 256 paid coins (x30)", coinHeavy),
         ] {
             let bytes = payments.reduce(0) {
                 $0 + Envelope(domain: domain, message: .payment($1)).encoded().count
@@ -60,6 +68,14 @@ enum StorageBenchmark {
             try store.acceptPayment(checked, receipt: [0], now: now)
         }
         try store.close()
+        if ProcessInfo.processInfo.environment["TENDER_STORAGE_KEEP"] != nil {
+            // For a look at what each table and index holds: sqlite3 FILE "SELECT name,
+            // SUM(pgsize) FROM dbstat GROUP BY name".
+            let kept = "/tmp/tender-storage-\(payments.count)-\(payments[0].coins.count).sqlite"
+            try? FileManager.default.removeItem(atPath: kept)
+            try FileManager.default.copyItem(atPath: path, toPath: kept)
+            print("  store kept at \(kept)")
+        }
         return try size(path) - before
     }
 

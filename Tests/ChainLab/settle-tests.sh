@@ -142,6 +142,7 @@ echo "$dust_summary" | json '["events"]'
 echo "$dust_summary" | json '["events"]' | grep -q "2 coin(s) worth 2600 wei in all wait" \
     || fail "Carol's dust was not said: $dust_summary"
 [ "$(echo "$dust_summary" | json '["coins"]["unspent"]')" = 2 ] || fail "dust went out: $dust_summary"
+[ "$(echo "$dust_summary" | json '["waitingForGas"]')" = 2 ] || fail "no waitingForGas: $dust_summary"
 [ "$(echo "$dust_summary" | json '["openTransactions"]')" = 0 ] || fail "dust went out: $dust_summary"
 
 step "sync (dust redeemed: test amounts): Carol killed after recording, then after sending; Bob; Dave"

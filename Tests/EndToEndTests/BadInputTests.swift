@@ -399,7 +399,20 @@ extension BadInputTests {
         #expect(try cli.balance("bob") == (60, 0, 0))
 
         try cli.ok(["trust", "floor", "--off", "--data-dir", bobDir])
-        let none = try cli.ok(["trust", "floor", "--data-dir", bobDir, "--json"]).json["floors"]
-        #expect((none as! [Any]).isEmpty)
+        let none = try cli.ok(["trust", "floor", "--data-dir", bobDir, "--json"]).json
+        #expect((none["floors"] as! [Any]).isEmpty && none["unlisted"] as? String == "take")
+        #expect(try cli.run(["trust", "floor", "--off", "--data-dir", bobDir]).status == 66)
+        let zero = try cli.run(["trust", "floor", "0", "--data-dir", bobDir])
+        #expect(zero.status == 64 && zero.stderr.contains("--off"), "\(zero.stderr)")
+
+        // Refusing every asset without a floor: a stranger's asset gets nothing in.
+        try cli.ok(["trust", "floor", "--unlisted", "refuse", "--data-dir", bobDir])
+        let third = world.note(90)
+        let unasked = world.transfer(
+            [third.coinID(in: world.domain)], [(bob, 90)], by: world.aliceKey)
+        try expectRefused(
+            cli,
+            envelope(ProofBundle(notes: [third], transfers: [unasked]), to: bob, amount: 90, id: 8),
+            "in an asset this payee set no floor for")
     }
 }

@@ -216,6 +216,8 @@ import Testing
         let issuer = Address(publicKey: PrivateKey.generate().publicKey)
         try home.trust(issuer, now: 100)
         try home.setAcceptanceMode(.open)
+        try home.setUnrequestedFloor(1_000, of: .zero)
+        try home.setRefusesUnlistedAssets(true)
         try home.close()
 
         let elsewhere = Domain(chainID: 2, vault: other)
@@ -235,6 +237,8 @@ import Testing
         #expect(second.address == owner && second.domain == elsewhere)
         #expect(try second.trustedIssuers() == [issuer])
         #expect(try second.acceptanceMode() == .open)
+        #expect(try second.unrequestedFloors() == [.zero: 1_000])
+        #expect(try second.refusesUnlistedAssets())
         #expect(try host.openWallets().all.map(\.domain) == [home.domain, elsewhere])
         #expect(try host.openWallet(for: home.domain).domain == home.domain)
     }

@@ -130,14 +130,38 @@ import Testing
             ])
         await chain.advance()
         let log = EventLog()
-        #expect(try await sync.pass { log.add($0) } == 1)  // the uncovered coin goes again
-        #expect(try alice.states(of: tx.coins) == [.redeemed, .conflicted, .expired, .redeeming])
-        // Each refusal is reported with the vault's reason.
+        // The uncovered coin waits: its issuer's asset is held back, not sent at every pass.
+        #expect(try await sync.pass { log.add($0) } == 0)
+        #expect(try alice.states(of: tx.coins) == [.redeemed, .conflicted, .expired, .unspent])
+        // Each refusal is reported with the vault's reason, and the hold with its end.
         #expect(
             log.all.contains(
                 .refusedByVault(
                     tx: tx.hash,
                     reasons: [.doubleSpend: 1, .expired: 1, .insufficientCollateral: 1])))
+        let now = node.clock.now()
+        let hold = RedeemHold(
+            issuer: world.issuer, asset: .zero, coins: 1, until: now + 600, reason: .uncovered)
+        #expect(log.all.contains(.heldBack(hold)))
+        #expect(try alice.redeemHolds(now: now) == [hold])
+        #expect(try await sync.pass() == 0)
+        #expect(await chain.signed == 1)
+        // Once the hold ends it goes again; refused again, it is held twice as long.
+        let later = SettlementEngine(
+            wallet: alice, chain: chain, clock: FixedClock(now + 600), confirmations: 2)
+        #expect(try await later.pass() == 1)
+        let again = try #require(try alice.openRedeems().first)
+        #expect(again.coins == [tx.coins[3]])
+        await chain.mine(again.hash, fates: [(tx.coins[3], .rejected(15))])
+        await chain.advance()
+        let relog = EventLog()
+        #expect(try await later.pass { relog.add($0) } == 0)
+        #expect(
+            relog.all.contains(
+                .heldBack(
+                    RedeemHold(
+                        issuer: world.issuer, asset: .zero, coins: 1, until: now + 600 + 1_200,
+                        reason: .uncovered))))
     }
 }
 

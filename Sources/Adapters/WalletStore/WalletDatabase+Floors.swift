@@ -25,6 +25,24 @@ extension WalletDatabase {
         }
     }
 
+    /// The meta key saying payments without a request in assets with no floor are refused.
+    private static let unlistedKey = "unrequested_unlisted"
+
+    /// Whether a payment without a request, in an asset with no floor, is refused.
+    public func refusesUnlistedAssets() throws -> Bool {
+        try read { db in try Self.meta(db, Self.unlistedKey) == "refuse" }
+    }
+
+    public func setRefusesUnlistedAssets(_ refuses: Bool) throws {
+        try transaction { db in
+            if refuses {
+                try Self.setMeta(db, Self.unlistedKey, "refuse")
+            } else {
+                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [Self.unlistedKey])
+            }
+        }
+    }
+
     /// Sets the floor of `asset`; nil or zero removes it.
     public func setUnrequestedFloor(_ floor: Amount?, of asset: Address) throws {
         let key = Self.floorPrefix + asset.checksummed.lowercased()

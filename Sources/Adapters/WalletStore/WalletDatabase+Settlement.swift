@@ -110,9 +110,12 @@ extension WalletDatabase {
     }
 
     /// The transaction is final: each coin settled as the vault's events say, one transaction.
+    /// An issuer's asset whose coins the vault refused for want of collateral is held back
+    /// (returned), longer at each hold, so that no batch pays gas for the same refusal.
+    @discardableResult
     public func settleRedeem(
         _ tx: Bytes32, coins settlements: [CoinID: CoinSettlement], now: UInt64
-    ) throws {
+    ) throws -> [RedeemHold] {
         try transaction { db in
             guard let record = try Self.redeemTransaction(db, tx),
                 RedeemTransition.finalize.from.contains(record.state)
@@ -126,14 +129,54 @@ extension WalletDatabase {
                 let settlement = settlements[coin] ?? .retry
                 _ = try db.move(coins: "id = ?", [coin], by: settlement.transition, now: now)
             }
-            // A batch that went through clears its issuers' assets of past reverts.
-            try db.execute(
+            let uncovered = Set(
+                try record.coins.filter { settlements[$0] == .uncovered }.compactMap {
+                    coin -> [Address]? in
+                    try Row.fetchOne(
+                        db, sql: "SELECT issuer, asset FROM coins WHERE id = ?", arguments: [coin]
+                    ).map { [$0["issuer"], $0["asset"]] }
+                })
+            // A batch that went through clears its issuers' assets of past troubles, but for
+            // those it found uncovered.
+            for group in try Row.fetchAll(
+                db,
                 sql: """
-                    DELETE FROM redeem_trouble WHERE (issuer, asset) IN (
-                        SELECT c.issuer, c.asset FROM coins c JOIN redeem_coins r ON r.coin = c.id
-                        WHERE r.tx = ?)
+                    SELECT DISTINCT c.issuer, c.asset FROM coins c
+                        JOIN redeem_coins r ON r.coin = c.id WHERE r.tx = ?
                     """, arguments: [tx])
+            where !uncovered.contains([group["issuer"], group["asset"]]) {
+                try db.execute(
+                    sql: "DELETE FROM redeem_trouble WHERE issuer = ? AND asset = ?",
+                    arguments: [group["issuer"], group["asset"]])
+            }
+            var holds: [RedeemHold] = []
+            for group in uncovered.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                let (issuer, asset) = (group[0], group[1])
+                let held =
+                    try Int.fetchOne(
+                        db, sql: "SELECT holds FROM redeem_trouble WHERE issuer = ? AND asset = ?",
+                        arguments: [issuer, asset]) ?? 0
+                let until = now + RedeemHold.delay(afterHolds: held)
+                try db.execute(
+                    sql: """
+                        INSERT INTO redeem_trouble (issuer, asset, reverts, holds, retry_at)
+                            VALUES (?, ?, 0, 1, ?)
+                            ON CONFLICT (issuer, asset) DO UPDATE SET holds = holds + 1,
+                                retry_at = excluded.retry_at
+                        """, arguments: [issuer, asset, until.column])
+                let coins =
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT count(*) FROM coins WHERE issuer = ? AND asset = ? AND state = ?
+                            """, arguments: [issuer, asset, CoinState.unspent.rawValue]) ?? 0
+                holds.append(
+                    RedeemHold(
+                        issuer: issuer, asset: asset, coins: coins, until: until,
+                        reason: .uncovered))
+            }
             try Self.require(db, tx, .finalize, now: now)
+            return holds
         }
     }
 
@@ -193,7 +236,7 @@ extension WalletDatabase {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT t.issuer, t.asset, t.retry_at, (
+                    SELECT t.issuer, t.asset, t.retry_at, t.reverts, (
                         SELECT count(*) FROM coins c WHERE c.issuer = t.issuer
                             AND c.asset = t.asset AND c.state = ?) AS coins
                         FROM redeem_trouble t WHERE t.retry_at > ? ORDER BY t.retry_at
@@ -201,7 +244,8 @@ extension WalletDatabase {
             ).map { row in
                 RedeemHold(
                     issuer: row["issuer"], asset: row["asset"], coins: row["coins"],
-                    until: try row.seconds("retry_at"))
+                    until: try row.seconds("retry_at"),
+                    reason: (row["reverts"] as Int64) > 0 ? .reverted : .uncovered)
             }
         }
     }

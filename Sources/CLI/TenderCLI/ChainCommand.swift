@@ -96,7 +96,10 @@ struct ChainListCommand: ParsableCommand {
             for entry in registry.entries {
                 let rate = entry.rateLimit.map { ", at most \($0) requests/s" } ?? ""
                 let coin = entry.nativeCoin.map { "; its coin \($0)" } ?? ""
-                let dust = entry.dust == .redeem ? "; coins redeemed whatever their gas" : ""
+                let dust =
+                    entry.dust == .redeem
+                    ? "; coins redeemed whatever their gas"
+                    : "; coins worth less than their gas wait"
                 print(
                     "Chain \(entry.domain.chainID), vault \(entry.domain.vault): \(entry.endpoints.map(RedactedURL.text).joined(separator: ", ")); \(entry.confirmations) confirmations\(rate)\(coin)\(dust)"
                 )

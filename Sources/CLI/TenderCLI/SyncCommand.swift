@@ -123,6 +123,7 @@ struct SyncCommand: AsyncParsableCommand {
                     return item
                 },
                 "openTransactions": results.reduce(0) { $0 + $1.open }, "events": log.lines,
+                "waitingForGas": log.waitingForGas,
                 "coins": Dictionary(
                     uniqueKeysWithValues: Settling.Outcome.reported.map {
                         ($0.rawValue, total($0))
@@ -149,6 +150,8 @@ final class SyncLog: Sendable {
     private let quiet: Bool
     private let progress: ProgressBar?
     private let kept = Mutex<[String]>([])
+    /// Coins each chain's last pass left waiting for cheaper gas, by the lines' prefix.
+    private let dust = Mutex<[String: Int]>([:])
 
     init(quiet: Bool, progress: ProgressBar? = nil) {
         self.quiet = quiet
@@ -157,12 +160,16 @@ final class SyncLog: Sendable {
 
     var lines: [String] { kept.withLock { $0 } }
 
+    /// Coins left waiting for cheaper gas (worth less than their redeem would add).
+    var waitingForGas: Int { dust.withLock { $0.values.reduce(0, +) } }
+
     func finish() { progress?.finish() }
 
     func take(_ event: SettlementEngine.Event, prefix: String = "") {
         switch event {
         case .recorded: CrashPoint.syncRecorded.hit()
         case .sent: CrashPoint.syncSent.hit()
+        case .dust(let coins, _, _, _): dust.withLock { $0[prefix] = coins }
         default: break
         }
         let line = SettlementEventText.line(for: event)

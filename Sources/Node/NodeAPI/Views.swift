@@ -52,6 +52,9 @@ struct HeldBackView: Codable, Equatable {
     let coins: Int
     /// Unix seconds: when its coins are tried again.
     let until: UInt64
+    /// `reverted`: a batch of it alone reverted; `uncovered`: the vault refused its coins for
+    /// want of the issuer's collateral.
+    let reason: String
 
     init(_ hold: RedeemHold, in domain: Domain) {
         chainId = domain.chainID
@@ -60,6 +63,7 @@ struct HeldBackView: Codable, Equatable {
         asset = hold.asset.checksummed
         coins = hold.coins
         until = hold.until
+        reason = hold.reason == .reverted ? "reverted" : "uncovered"
     }
 }
 

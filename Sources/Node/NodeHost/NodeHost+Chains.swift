@@ -67,6 +67,10 @@ extension NodeHost {
         let now = clock.now()
         for issuer in try home.trustedIssuers() { try wallet.trust(issuer, now: now) }
         try wallet.setAcceptanceMode(try home.acceptanceMode())
+        for (asset, floor) in try home.unrequestedFloors() {
+            try wallet.setUnrequestedFloor(floor, of: asset)
+        }
+        try wallet.setRefusesUnlistedAssets(try home.refusesUnlistedAssets())
         // Closed first: the write-ahead log is copied in and removed, the file is whole.
         try wallet.close()
         guard rename(making, path) == 0 else {

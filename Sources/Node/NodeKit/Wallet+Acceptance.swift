@@ -27,6 +27,16 @@ extension Wallet {
         try storing { try store.setUnrequestedFloor(floor, of: asset) }
     }
 
+    /// Whether a payment without a request, in an asset with no floor, is refused (a
+    /// stranger's token, say, that would cost gas to redeem).
+    public func refusesUnlistedAssets() throws(NodeError) -> Bool {
+        try storing { try store.refusesUnlistedAssets() }
+    }
+
+    public func setRefusesUnlistedAssets(_ refuses: Bool) throws(NodeError) {
+        try storing { try store.setRefusesUnlistedAssets(refuses) }
+    }
+
     public func acceptanceMode() throws(NodeError) -> AcceptanceMode {
         try storing { try store.acceptanceMode() }
     }

@@ -127,14 +127,18 @@ extension Wallet {
             return Received(checked, receipt: accepted.receipt, repeated: true)
         }
 
-        if request == nil, let floor = try unrequestedFloors()[payment.asset],
-            payment.amount < floor
-        {
+        if request == nil {
             // Before any signature is checked: a flood of dust costs the payee nothing.
-            throw NodeError(
-                .rejected(
-                    ProtocolError(
-                        .belowFloor(asset: payment.asset, amount: payment.amount, floor: floor))))
+            let floor = try unrequestedFloors()[payment.asset]
+            let refused =
+                if let floor { payment.amount < floor } else { try refusesUnlistedAssets() }
+            if refused {
+                throw NodeError(
+                    .rejected(
+                        ProtocolError(
+                            .belowFloor(asset: payment.asset, amount: payment.amount, floor: floor)
+                        )))
+            }
         }
         let held = try storing { try store.heldCoins(among: payment.coins) }
         let checked = try check(now: now, trusted: trusted) { () throws(ProtocolError) in

@@ -45,8 +45,8 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case unknownRequest(Bytes32)
         case requestExpired(requestID: Bytes32, expiry: UInt64, now: UInt64)
         /// A payment for no request of the payee's, of less than the least the payee takes
-        /// unasked in that asset (its floor).
-        case belowFloor(asset: Address, amount: Amount, floor: Amount)
+        /// unasked in that asset (its floor; nil: an asset it takes nothing unasked in).
+        case belowFloor(asset: Address, amount: Amount, floor: Amount?)
         case invalidTransition(state: String, event: String)
         /// Not enough spendable coins of `asset`; what else the wallet holds of it, and why it
         /// cannot pay with it.
@@ -156,8 +156,10 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .unknownRequest(let id): "this wallet made no payment with request id \(id.hex)"
         case .requestExpired(let id, let expiry, let now):
             "request \(id.short) expired at \(UTCTime.format(expiry)) (now \(UTCTime.format(now)))"
-        case .belowFloor(let asset, let amount, let floor):
+        case .belowFloor(let asset, let amount, let floor?):
             "a payment of \(wording.amount(amount, of: asset)) without a request is below this payee's floor of \(wording.amount(floor, of: asset)) for payments it did not ask for"
+        case .belowFloor(let asset, let amount, nil):
+            "a payment of \(wording.amount(amount, of: asset)) without a request, in an asset this payee set no floor for: it takes payments it did not ask for only in assets it set a floor for"
         case .invalidTransition(let state, let event): "cannot \(event) a payment that is \(state)"
         case .insufficientFunds(
             let asset, let requested, let available, let pending, let expiring, let expired,

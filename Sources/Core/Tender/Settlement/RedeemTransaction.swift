@@ -105,8 +105,11 @@ public enum CoinSettlement: Sendable, Equatable {
     /// Refused as spent elsewhere: the double spend's evidence is recorded apart.
     case conflicted
     case expired
-    /// Not paid this time (the issuer's collateral ran short, say): the next batch takes it.
+    /// Not paid this time (not in the vault's word): the next batch takes it.
     case retry
+    /// The issuer's collateral did not cover it: a later batch takes it, after a hold of its
+    /// issuer's asset (each batch would pay gas for the same refusal).
+    case uncovered
 
     /// The coin's move.
     public var transition: CoinTransition {
@@ -114,7 +117,7 @@ public enum CoinSettlement: Sendable, Equatable {
         case .redeemed: .redeemed
         case .conflicted: .conflict
         case .expired: .expire
-        case .retry: .retryRedeem
+        case .retry, .uncovered: .retryRedeem
         }
     }
 }
@@ -123,18 +126,30 @@ public enum CoinSettlement: Sendable, Equatable {
 /// `until` (a token refusing its payout on a vault that reverts for it, say), and the other
 /// coins settle meanwhile.
 public struct RedeemHold: Sendable, Equatable {
+    /// Why an asset is held back.
+    public enum Reason: Sendable, Equatable {
+        /// A batch of it alone reverted.
+        case reverted
+        /// The vault refused its coins for want of the issuer's collateral.
+        case uncovered
+    }
+
     public let issuer: Address
     public let asset: Address
     /// Its coins waiting (unspent).
     public let coins: Int
     /// Unix seconds.
     public let until: UInt64
+    public let reason: Reason
 
-    public init(issuer: Address, asset: Address, coins: Int, until: UInt64) {
+    public init(
+        issuer: Address, asset: Address, coins: Int, until: UInt64, reason: Reason = .reverted
+    ) {
         self.issuer = issuer
         self.asset = asset
         self.coins = coins
         self.until = until
+        self.reason = reason
     }
 
     /// Ten minutes after the first hold, doubling at each, at most a day.

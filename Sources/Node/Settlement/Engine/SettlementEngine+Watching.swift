@@ -59,14 +59,14 @@ extension SettlementEngine {
         for coin in record.coins {
             settlements[coin] = Self.settlement(outcome.fates[coin])
         }
-        try wallet.settleRedeem(record.hash, coins: settlements, now: now)
+        let holds = try wallet.settleRedeem(record.hash, coins: settlements, now: now)
         let counts = settlements.values
         events(
             .settled(
                 tx: record.hash, redeemed: counts.filter { $0 == .redeemed }.count,
                 conflicted: counts.filter { $0 == .conflicted }.count,
                 expired: counts.filter { $0 == .expired }.count,
-                retry: counts.filter { $0 == .retry }.count))
+                retry: counts.filter { $0 == .retry || $0 == .uncovered }.count))
         var reasons: [VaultRejection?: Int] = [:]
         for coin in record.coins {
             guard case .rejected(_, let reason)? = outcome.fates[coin], reason != .alreadyRedeemed
@@ -74,6 +74,7 @@ extension SettlementEngine {
             reasons[reason, default: 0] += 1
         }
         if !reasons.isEmpty { events(.refusedByVault(tx: record.hash, reasons: reasons)) }
+        for hold in holds { events(.heldBack(hold)) }
         for doubleSpend in outcome.doubleSpends { events(.doubleSpend(doubleSpend)) }
         for deferred in outcome.deferredPayouts {
             events(.payoutDeferred(tx: record.hash, deferred))
@@ -136,7 +137,7 @@ extension SettlementEngine {
             // Only this wallet's key can redeem its coin: "already" means by an earlier batch.
             case .alreadyRedeemed?: return .redeemed
             case .expired?: return .expired
-            case .insufficientCollateral?: return .retry
+            case .insufficientCollateral?: return .uncovered
             default: return .conflicted
             }
         case nil: return .retry

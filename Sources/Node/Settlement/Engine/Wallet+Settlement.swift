@@ -61,9 +61,12 @@ extension Wallet {
         try storing { try store.redeemReorged(tx, now: now) }
     }
 
+    /// Settles the coins of a final redeem; returns the assets it held back (their coins were
+    /// refused for want of collateral).
+    @discardableResult
     public func settleRedeem(
         _ tx: Bytes32, coins: [CoinID: CoinSettlement], now: UInt64
-    ) throws(NodeError) {
+    ) throws(NodeError) -> [RedeemHold] {
         try storing { try store.settleRedeem(tx, coins: coins, now: now) }
     }
 

@@ -25,8 +25,12 @@ public enum SettlementEventText {
             line =
                 "reverted: \(tx.hex); its \(coins) coins wait for the next batches, one per issuer and asset"
         case .heldBack(let hold):
+            let why =
+                hold.reason == .reverted
+                ? "the redeem of issuer \(hold.issuer)'s asset \(hold.asset) reverted alone"
+                : "the vault refused coins of issuer \(hold.issuer)'s asset \(hold.asset) for want of collateral"
             line =
-                "held back: the redeem of issuer \(hold.issuer)'s asset \(hold.asset) reverted alone; its \(hold.coins) coin(s) wait until \(hold.until) (Unix time) while the others settle"
+                "held back: \(why); its \(hold.coins) coin(s) wait until \(hold.until) (Unix time) while the others settle"
         case .settled(let tx, let redeemed, let conflicted, let expired, let retry):
             line =
                 "settled \(tx.hex): \(redeemed) redeemed, \(conflicted) conflicted, \(expired) expired, \(retry) for the next batch"
@@ -49,7 +53,7 @@ public enum SettlementEventText {
         case .expired(let coins): line = "\(coins) coins expired unredeemed"
         case .dust(let coins, let value, let fee, let price):
             line =
-                "\(coins) coin(s) worth \(value) wei in all wait: redeeming them now would add \(fee) wei of gas (\(price) wei a unit), more than each is worth; they go when gas is cheaper or other coins share their proofs (dust = \"redeem\" in chains.toml sends them anyway)"
+                "\(coins) coin(s) worth \(value) wei in all wait: redeeming them now would add \(fee) wei of gas (\(price) wei a unit), more than they are worth; they go when gas is cheaper or more coins join them (the chain's dust = \"redeem\" in chains.toml sends them anyway)"
         case .collateral(let issuers, let block):
             line = "collateral of \(issuers) issuer(s) read at block \(block)"
         case .denomination(let asset, let denomination):
