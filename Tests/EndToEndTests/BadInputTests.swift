@@ -356,6 +356,50 @@ extension BadInputTests {
         #expect(result.status == 64)
         #expect(result.stderr.contains("choose --once or --watch"))
     }
+
+    /// Numbers and URLs no setting could hold are refused before anything runs (a port past
+    /// 65535 trapped the HTTP client; an unbounded wait trapped Duration).
+    @Test func outOfRangeFlagsAreAUsageError() throws {
+        let cli = try CLI()
+        for (flags, named) in [
+            (["--rpc", "http://127.0.0.1:99999/"], "--rpc"),
+            (["--rpc", "http://user:secret@[::1]:70000/"], "***@"),
+            (["--confirmations", "18446744073709551615"], "--confirmations"),
+            (["--watch", "--interval", "1e308"], "--interval"),
+            (["--watch", "--interval", "1e-300"], "--interval"),
+            (["--timeout", "inf"], "--timeout"),
+        ] {
+            let result = try cli.run(["sync"] + flags)
+            #expect(result.status == 64, "\(flags): \(result.stderr)")
+            #expect(result.stderr.contains(named), "\(flags): \(result.stderr)")
+            #expect(!result.stderr.contains("secret"), "\(flags): \(result.stderr)")
+        }
+        let deploy = try cli.run(["vault", "deploy", "--rpc", "http://127.0.0.1:65536"])
+        #expect(deploy.status == 64, "\(deploy.stderr)")
+    }
+
+    /// An endpoint's credentials stay in chains.toml: `chain add` and `chain list` (text or
+    /// JSON) show the URL without them.
+    @Test func chainCommandsNeverShowAnEndpointsCredentials() throws {
+        let cli = try CLI()
+        _ = try cli.initWallet("bob")
+        let url = "https://user:s3cret@rpc.example:8545/v3/PATHSECRET?key=QUERYSECRET"
+        let vault = "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+        let shown = [
+            try cli.ok([
+                "chain", "add", "--id", "10", "--vault", vault, "--rpc", url, "--data-dir",
+                cli.path("bob"),
+            ]).stdout,
+            try cli.ok(["chain", "list", "--data-dir", cli.path("bob")]).stdout,
+            try cli.ok(["chain", "list", "--json", "--data-dir", cli.path("bob")]).stdout,
+        ]
+        for text in shown {
+            #expect(text.contains("rpc.example"), "\(text)")
+            for secret in ["s3cret", "PATHSECRET", "QUERYSECRET"] {
+                #expect(!text.contains(secret), "\(text)")
+            }
+        }
+    }
 }
 
 extension BadInputTests {

@@ -67,6 +67,23 @@ import Glibc
         }
     }
 
+    /// A request refused before its body came (no token) is answered and its connection
+    /// closed at once: a client without the token cannot hold a place for the body timeout
+    /// by announcing a body it never sends.
+    @Test func aRequestRefusedBeforeItsBodyClosesItsConnection() async throws {
+        var limits = ConnectionLimits()
+        limits.headTimeout = .seconds(3_600)
+        limits.bodyTimeout = .seconds(3_600)
+        try await application(limits).test(.live) { client in
+            let port = try #require(client.port)
+            let connection = try RawConnection(port: port)
+            try connection.send(
+                "POST /api/requests HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n")
+            let answer = try await connection.readUntilClosed()
+            #expect(answer.hasPrefix("HTTP/1.1 401"), "\(answer.prefix(200))")
+        }
+    }
+
     /// Past the cap, the connection waiting longest for a request head makes room (or the new
     /// one is closed when all are busy): idle connections can neither run the node out of
     /// descriptors nor keep a client with a request out. (Which of three connections is closed

@@ -31,6 +31,11 @@ import Testing
             ),
             (
                 { () throws(NodeError) in
+                    try ChainEntry(domain: domain, endpoints: ["http://127.0.0.1:99999/"])
+                }, "http://127.0.0.1:99999/"
+            ),
+            (
+                { () throws(NodeError) in
                     try ChainEntry(domain: domain, endpoints: ["http://a"], confirmations: 0)
                 }, "confirmations"
             ),

@@ -120,6 +120,7 @@ import Testing
         ("[[limits]]\npayee = \"0x12\"\namount = \"5\"\nperiod = \"1d\"", "limits[0].payee"),
         ("[[limits]]\npayee = \"any\"\namount = \"2.5\"\nperiod = \"1d\"", "positive integer"),
         ("[[limits]]\npayee = \"any\"\namount = 5\nperiod = \"soon\"", "such as 90s"),
+        ("[[limits]]\npayee = \"any\"\namount = 5\nperiod = \"367d\"", "at most 366d"),
         ("[[limits]]\npayee = \"any\"\namount = 5", "limits[0] needs period"),
         ("[api]\nhosts = [\"evil example\"]", "api.hosts[0] must be a host name"),
         ("[api]\nhosts = \"till.example\"", "api.hosts"),

@@ -84,6 +84,10 @@ public struct EthereumRPC: Sendable {
 
     private func post(_ body: JSONValue, label: String) async throws(EVMError) -> JSONValue {
         try await pacer?.pace()
+        // The HTTP client traps on a port past 65535: refused here, whoever built the URL.
+        if let port = URLComponents(string: endpoint)?.port, !(1...65_535).contains(port) {
+            throw .unreachable(endpoint: endpoint, reason: "port \(port) is not 1…65535")
+        }
         var request = HTTPClientRequest(url: endpoint)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")

@@ -67,7 +67,7 @@ struct ChainAddCommand: ParsableCommand {
                 try printJSON(["chain": describe(entry), "replaced": replaced])
             } else {
                 print(
-                    "\(replaced ? "Changed" : "Added") chain \(chainID), vault \(entry.domain.vault): \(rpc.joined(separator: ", "))"
+                    "\(replaced ? "Changed" : "Added") chain \(chainID), vault \(entry.domain.vault): \(rpc.map(RedactedURL.text).joined(separator: ", "))"
                 )
             }
         }
@@ -138,7 +138,8 @@ struct ChainRemoveCommand: ParsableCommand {
 private func describe(_ entry: ChainEntry) -> [String: Any] {
     var item: [String: Any] = [
         "chainId": entry.domain.chainID, "vault": entry.domain.vault.checksummed,
-        "rpc": entry.endpoints, "confirmations": entry.confirmations,
+        // Credentials in a URL stay in chains.toml: never on a screen or in a log.
+        "rpc": entry.endpoints.map(RedactedURL.text), "confirmations": entry.confirmations,
         "dust": entry.dust.rawValue,
     ]
     item["rateLimit"] = entry.rateLimit

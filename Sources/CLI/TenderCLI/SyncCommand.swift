@@ -1,4 +1,5 @@
 import ArgumentParser
+import Codecs
 import DevTools
 import Foundation
 import NodeHost
@@ -58,11 +59,23 @@ struct SyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !(once && watch) else { throw ValidationError("choose --once or --watch") }
-        guard (confirmations ?? 1) >= 1 else {
-            throw ValidationError("--confirmations must be at least 1")
+        let depths = ChainEntry.confirmationsRange
+        guard depths.contains(confirmations ?? 1) else {
+            throw ValidationError(
+                "--confirmations must be \(depths.lowerBound)…\(depths.upperBound)")
         }
-        guard interval > 0, timeout > 0 else {
-            throw ValidationError("--interval and --timeout must be positive")
+        // Finite and bounded: every wait must fit a Duration (a day between passes, a week
+        // of waiting for confirmations), and a pass every 0.1 s is as often as any chain needs.
+        guard (0.1...86_400).contains(interval) else {
+            throw ValidationError("--interval must be 0.1…86400 seconds")
+        }
+        guard (0.1...604_800).contains(timeout) else {
+            throw ValidationError("--timeout must be 0.1…604800 seconds")
+        }
+        if let rpc, !ChainEntry.isEndpoint(rpc) {
+            throw ValidationError(
+                "--rpc: '\(RedactedURL.text(rpc))' is not an http:// or https:// URL with a host and a port of 1…65535"
+            )
         }
     }
 

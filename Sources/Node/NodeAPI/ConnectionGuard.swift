@@ -171,6 +171,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if tunnelAsked { return refuseTunnel(context, data, promise) }
+        // Answered before its body came (a refusal: no token, too large): the connection is
+        // closed once the answer is out, not held open for a body nobody will read. Else a
+        // client without the token holds a place for the body timeout with each request.
+        if case .end = unwrapOutboundIn(data), readingBody {
+            return closeAfter(context, data, promise)
+        }
         if case .end = unwrapOutboundIn(data) {
             unanswered = max(0, unanswered - 1)
             if unanswered == 0, !readingBody {
@@ -190,14 +196,20 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             response.headerFields[.connection] = "close"
             context.write(wrapOutboundOut(.head(response)), promise: promise)
         case .body: context.write(data, promise: promise)
-        case .end:
-            let written = context.eventLoop.makePromise(of: Void.self)
-            written.futureResult.whenComplete { [channel = context.channel] _ in
-                channel.close(promise: nil)
-            }
-            written.futureResult.cascade(to: promise)
-            context.writeAndFlush(data, promise: written)
+        case .end: closeAfter(context, data, promise)
         }
+    }
+
+    /// Writes the answer's end, then closes the connection.
+    private func closeAfter(
+        _ context: ChannelHandlerContext, _ data: NIOAny, _ promise: EventLoopPromise<Void>?
+    ) {
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenComplete { [channel = context.channel] _ in
+            channel.close(promise: nil)
+        }
+        written.futureResult.cascade(to: promise)
+        context.writeAndFlush(data, promise: written)
     }
 
     /// A client that stops reading what it is sent (an answer, an event stream) is closed

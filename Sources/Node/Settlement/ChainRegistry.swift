@@ -1,4 +1,5 @@
 import Codecs
+import Foundation
 import NodeKit
 import Tender
 
@@ -80,12 +81,17 @@ public struct ChainEntry: Sendable, Equatable {
         self.dust = dust
     }
 
-    /// Whether `endpoint` is an http:// or https:// URL with a host, without spaces.
+    /// Whether `endpoint` is an http:// or https:// URL with a host, without spaces, and a
+    /// port (when given) of 1…65535.
     public static func isEndpoint(_ endpoint: String) -> Bool {
         let host = endpoint.split(separator: "://", maxSplits: 1).last ?? ""
-        return (endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://"))
-            && !host.isEmpty && host.count < endpoint.count
-            && !endpoint.contains(where: { $0.isWhitespace || $0.isNewline })
+        guard
+            (endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://"))
+                && !host.isEmpty && host.count < endpoint.count
+                && !endpoint.contains(where: { $0.isWhitespace || $0.isNewline }),
+            let components = URLComponents(string: endpoint), components.host?.isEmpty == false
+        else { return false }
+        return components.port.map { (1...65_535).contains($0) } ?? true
     }
 }
 

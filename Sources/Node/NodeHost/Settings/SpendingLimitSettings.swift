@@ -34,14 +34,18 @@ enum SpendingLimitSettings {
             )
         }
         let periodText = entry.period.value.text
-        guard let period = seconds(periodText), period > 0 else {
+        guard let period = seconds(periodText), (1...longestPeriod).contains(period) else {
             throw NodeError(
                 .usage(
-                    "\(place).period must be a duration such as 90s, 30m, 24h, 7d, 1w, got '\(periodText)'"
+                    "\(place).period must be a duration such as 90s, 30m, 24h, 7d, 1w, at most 366d, got '\(periodText)'"
                 ))
         }
         return SpendingLimit(payee: payee, asset: asset, amount: amount, period: period)
     }
+
+    /// The longest window a limit may look back (a year and a day): the spending ledger keeps
+    /// no older payment, and every window fits any clock arithmetic.
+    static let longestPeriod: UInt64 = 366 * 86_400
 
     /// "90s", "30m", "24h", "7d", "1w", or plain seconds.
     static func seconds(_ text: String) -> UInt64? {
