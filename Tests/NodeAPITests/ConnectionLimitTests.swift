@@ -177,7 +177,7 @@ import Glibc
     /// refused before the token is looked at; IP addresses, localhost and listed names pass,
     /// and every answer says it is not to be loaded by another origin.
     @Test func onlyTheNodesOwnNamesAreAnswered() async throws {
-        let hosts = HostAllowList.forMachine("stall", adding: ["till.example"])
+        let hosts = HostAllowList.forMachine("stall", adding: ["till.example", "kiosk.example."])
         try await application(ConnectionLimits(), hosts: hosts).test(.live) { client in
             let port = try #require(client.port)
             for (host, admitted) in [
@@ -188,7 +188,8 @@ import Glibc
                 // Malformed authorities no browser sends, refused rather than read loosely.
                 ("[evil.example]", false), ("[::1]evil.example", false),
                 ("127.0.0.1:80@evil.example", false), ("localhost:abc", false),
-                ("localhost.", true), ("evil example", false),
+                ("localhost.", true), ("evil example", false), ("kiosk.example", true),
+                ("kiosk.example.:8737", true),
             ] {
                 let connection = try RawConnection(port: port)
                 try connection.send(

@@ -13,7 +13,10 @@ public struct HostAllowList: Sendable, Equatable {
     public let admitsAnyName: Bool
 
     public init(_ names: [String] = []) {
-        self.names = Set(names.map { $0.lowercased() }.filter { !$0.isEmpty })
+        // As a Host is read: lower case, without a final dot (`till.example.` is a name too).
+        self.names = Set(
+            names.map { $0.lowercased() }.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+                .filter { !$0.isEmpty })
         admitsAnyName = false
     }
 
