@@ -519,6 +519,20 @@ import Testing
         #expect(try restored.balances(now: clock.now())[.zero]?.spendable == 350)
     }
 
+    /// A request issued since the backup, payable still, makes the backup older too: restored,
+    /// a payment for it would be taken as one not asked for, its terms unchecked.
+    @Test func aBackupOlderThanAPayableRequestIsNotRestoredOverItsWallet() throws {
+        let folder = try TemporaryDirectory("tender-backup")
+        defer { folder.remove() }
+        let (directory, alice) = try aliceNode(in: folder)
+        let older = try seal(try BackupMaker(directory: directory).collect(now: clock.now()))
+        _ = try alice.issueRequest(
+            amount: 10, asset: .zero, memo: "tea", lifetime: 900, now: clock.now())
+        try alice.close()
+        let refused = try #require(restoreFailure(older, into: directory, force: true))
+        #expect(refused.description.contains("1 request(s) issued, payable still"), "\(refused)")
+    }
+
     func writeFile(_ bytes: [UInt8], to path: String, mode: mode_t) throws {
         try DurableFile.write(bytes, to: path, mode: mode)
     }

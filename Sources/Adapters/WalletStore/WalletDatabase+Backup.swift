@@ -57,6 +57,9 @@ public struct WalletLead: Sendable, Equatable {
     public var seen = 0
     /// Payments counted against spending limits since: the limits would allow them again.
     public var spending = 0
+    /// Requests issued since and payable still: a payment for one would be taken as one not
+    /// asked for, its terms unchecked.
+    public var requests = 0
 
     public init() {}
 
@@ -67,10 +70,12 @@ public struct WalletLead: Sendable, Equatable {
         coins += other.coins
         seen += other.seen
         spending += other.spending
+        requests += other.requests
     }
 
     public var isEmpty: Bool {
         payments == 0 && received == 0 && coins == 0 && seen == 0 && spending == 0
+            && requests == 0
     }
 }
 
@@ -78,7 +83,10 @@ extension WalletDatabase {
     /// What the wallet database at `current` holds that the one at `copy` lacks (see
     /// `WalletLead`): both read in one connection (`copy` opened, `current` attached), neither
     /// changed.
-    public static func lead(of current: String, over copy: String) throws -> WalletLead {
+    /// `now`: requests payable at it count.
+    public static func lead(
+        of current: String, over copy: String, now: UInt64
+    ) throws -> WalletLead {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         let database = try DatabaseQueue(path: copy, configuration: configuration)
@@ -113,6 +121,11 @@ extension WalletDatabase {
                 """
                 SELECT count(*) FROM current.spending c WHERE NOT EXISTS (
                     SELECT 1 FROM main.spending b WHERE b.request_id = c.request_id)
+                """)
+            lead.requests = try count(
+                """
+                SELECT count(*) FROM current.requests c WHERE c.expiry > \(Int64(clamping: now))
+                    AND NOT EXISTS (SELECT 1 FROM main.requests b WHERE b.id = c.id)
                 """)
             return lead
         }

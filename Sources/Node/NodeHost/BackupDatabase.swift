@@ -44,8 +44,10 @@ enum BackupDatabase {
     }
 
     /// What the wallet at `current` knows that the restored `copy` of it lacks.
-    static func lead(of current: String, over copy: String) throws(NodeError) -> WalletLead {
-        try sqlite(current) { try WalletDatabase.lead(of: current, over: copy) }
+    static func lead(
+        of current: String, over copy: String, now: UInt64
+    ) throws(NodeError) -> WalletLead {
+        try sqlite(current) { try WalletDatabase.lead(of: current, over: copy, now: now) }
     }
 
     /// Whether some connection, in this process or another, has the database at `path` open.

@@ -90,7 +90,7 @@ public struct BackupRestore: Sendable {
         let staging = try Self.makeFolder(parent + "/.\(name).restore-XXXXXX")
         do {
             let (address, domains) = try write(archive, into: staging)
-            try refuseOlder(archive, of: address, staged: staging, over: target)
+            try refuseOlder(archive, of: address, staged: staging, over: target, now: now)
             // Again: a node may have started, or files come, while the backup was written.
             let occupied = try checkTarget(force: force)
             try keepToken(of: target, in: staging)
@@ -165,7 +165,7 @@ public struct BackupRestore: Sendable {
     /// `address`: the restored wallets' (`write` checked each against the key file).
     private func refuseOlder(
         _ archive: BackupArchive, of address: Address, staged staging: String,
-        over target: String
+        over target: String, now: UInt64
     ) throws(NodeError) {
         var lead = WalletLead()
         for entry in archive.wallets {
@@ -175,7 +175,8 @@ public struct BackupRestore: Sendable {
             guard let existing = try? Wallet.open(at: current) else { continue }
             try existing.close()
             guard existing.address == address else { continue }
-            lead.add(try BackupDatabase.lead(of: current, over: staging + "/" + entry.path))
+            lead.add(
+                try BackupDatabase.lead(of: current, over: staging + "/" + entry.path, now: now))
         }
         guard !lead.isEmpty else { return }
         var facts: [String] = []
@@ -184,6 +185,7 @@ public struct BackupRestore: Sendable {
         if lead.coins > 0 { facts.append("\(lead.coins) coin(s) spent") }
         if lead.seen > 0 { facts.append("\(lead.seen) coin(s) seen spent") }
         if lead.spending > 0 { facts.append("\(lead.spending) payment(s) counted against limits") }
+        if lead.requests > 0 { facts.append("\(lead.requests) request(s) issued, payable still") }
         throw NodeError(
             .exists(
                 "the wallet in \(target) is newer than this backup (made at \(archive.created), Unix time): since then it has \(facts.joined(separator: ", ")). Restored, the backup would make spent coins spendable again and take paid payments twice, so it is not restored over it"
