@@ -139,38 +139,35 @@ public struct BatchPlanner: Sendable {
     private func weigh(
         _ members: [RedeemableCoin], in domain: Domain, at price: Amount
     ) -> (kept: [RedeemableCoin], waiting: [WaitingCoin]) {
-        var kept = members
+        // Each coin's proof items hashed once: the rounds below only count them.
+        var kept = members.map { ProofItems($0, in: domain, gas: gas) }
         var waiting: [WaitingCoin] = []
+        func wait(_ items: ProofItems, _ shares: Shares) -> WaitingCoin? {
+            guard let value = items.coin.value else { return nil }
+            let gas = shares.gasAddedBy(items, gas: self.gas)
+            return WaitingCoin(
+                coin: items.coin.coin, value: value, gas: gas, fee: Self.fee(gas, at: price))
+        }
         while true {
-            let shares = Shares(kept, in: domain)
+            let shares = Shares(kept)
             var dropped: [WaitingCoin] = []
-            kept.removeAll { coin in
-                guard let value = coin.value else { return false }
-                let gas = shares.gasAddedBy(coin, gas: self.gas)
-                let cost = Self.fee(gas, at: price)
-                guard value < cost else { return false }
-                dropped.append(WaitingCoin(coin: coin.coin, value: value, gas: gas, fee: cost))
+            kept.removeAll { items in
+                guard let coin = wait(items, shares), coin.value < coin.fee else { return false }
+                dropped.append(coin)
                 return true
             }
             waiting += dropped
             if dropped.isEmpty { break }
         }
         // Every coin weighed and each worth its own gas, but not the batch's base together.
-        let values = kept.compactMap(\.value)
-        guard !kept.isEmpty, values.count == kept.count else { return (kept, waiting) }
+        let values = kept.compactMap(\.coin.value)
+        guard !kept.isEmpty, values.count == kept.count else { return (kept.map(\.coin), waiting) }
         var shape = Shape(domain: domain)
-        kept.forEach { shape.add($0) }
-        let total = values.reduce(Amount(0)) {
-            $0.addingReportingOverflow($1).overflow ? .max : $0 + $1
-        }
+        kept.forEach { shape.add($0.coin) }
         let cost = Self.fee(shape.cost(gas), at: price)
-        guard total < cost else { return (kept, waiting) }
-        let shares = Shares(kept, in: domain)
-        waiting += kept.map {
-            let gas = shares.gasAddedBy($0, gas: self.gas)
-            return WaitingCoin(
-                coin: $0.coin, value: $0.value!, gas: gas, fee: Self.fee(gas, at: price))
-        }
+        guard (checkedSum(values) ?? .max) < cost else { return (kept.map(\.coin), waiting) }
+        let shares = Shares(kept)
+        waiting += kept.compactMap { wait($0, shares) }
         return ([], waiting)
     }
 
@@ -213,40 +210,51 @@ public struct WaitingCoin: Sendable, Equatable {
     }
 }
 
+/// A coin with the keys of its proof's notes and transfers, and each transfer's gas.
+private struct ProofItems {
+    let coin: RedeemableCoin
+    let notes: [CoinID]
+    let transfers: [(digest: Bytes32, gas: UInt64)]
+    /// Its token payout (nil: the chain's coin, paid with the batch's).
+    let payout: Payout?
+
+    init(_ coin: RedeemableCoin, in domain: Domain, gas: RedeemGasModel) {
+        self.coin = coin
+        notes = coin.proof.notes.map { $0.coinID(in: domain) }
+        transfers = coin.proof.transfers.map { signed in
+            let transfer = signed.transfer
+            return (
+                transfer.digest(in: domain),
+                gas.perTransfer + gas.perExtraInput * UInt64(max(0, transfer.inputs.count - 1))
+                    + gas.perOutput * UInt64(transfer.outputs.count)
+            )
+        }
+        payout = coin.payout.flatMap { $0.asset == .zero ? nil : $0 }
+    }
+}
+
 /// How many coins of a group each note, transfer and token payout serves.
 private struct Shares {
-    let domain: Domain
     var notes: [CoinID: Int] = [:]
     var transfers: [Bytes32: Int] = [:]
     var payouts: [Payout: Int] = [:]
 
-    init(_ coins: [RedeemableCoin], in domain: Domain) {
-        self.domain = domain
-        for coin in coins {
-            for note in coin.proof.notes { notes[note.coinID(in: domain), default: 0] += 1 }
-            for transfer in coin.proof.transfers {
-                transfers[transfer.transfer.digest(in: domain), default: 0] += 1
-            }
-            if let payout = coin.payout, payout.asset != .zero { payouts[payout, default: 0] += 1 }
+    init(_ group: [ProofItems]) {
+        for items in group {
+            for note in items.notes { notes[note, default: 0] += 1 }
+            for transfer in items.transfers { transfers[transfer.digest, default: 0] += 1 }
+            if let payout = items.payout { payouts[payout, default: 0] += 1 }
         }
     }
 
-    /// The gas `coin` alone adds: its slot, and what no other coin of the group shares.
-    func gasAddedBy(_ coin: RedeemableCoin, gas: RedeemGasModel) -> UInt64 {
+    /// The gas a coin alone adds: its slot, and what no other coin of the group shares.
+    func gasAddedBy(_ items: ProofItems, gas: RedeemGasModel) -> UInt64 {
         var added = gas.perCoin
-        for note in coin.proof.notes where notes[note.coinID(in: domain)] == 1 {
-            added += gas.perNote
+        for note in items.notes where notes[note] == 1 { added += gas.perNote }
+        for transfer in items.transfers where transfers[transfer.digest] == 1 {
+            added += transfer.gas
         }
-        for transfer in coin.proof.transfers
-        where transfers[transfer.transfer.digest(in: domain)] == 1 {
-            added +=
-                gas.perTransfer
-                + gas.perExtraInput * UInt64(max(0, transfer.transfer.inputs.count - 1))
-                + gas.perOutput * UInt64(transfer.transfer.outputs.count)
-        }
-        if let payout = coin.payout, payout.asset != .zero, payouts[payout] == 1 {
-            added += gas.perTokenPayout
-        }
+        if let payout = items.payout, payouts[payout] == 1 { added += gas.perTokenPayout }
         return added
     }
 }

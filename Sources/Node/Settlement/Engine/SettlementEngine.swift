@@ -261,11 +261,7 @@ public struct SettlementEngine: Sendable {
             throw NodeError(.io("\(error)"))
         }
         if let price, !plan.waiting.isEmpty {
-            let sum = { (amounts: [Amount]) in
-                amounts.reduce(Amount(0)) {
-                    $0.addingReportingOverflow($1).overflow ? .max : $0 + $1
-                }
-            }
+            let sum = { (amounts: [Amount]) in checkedSum(amounts) ?? .max }
             events(
                 .dust(
                     coins: plan.waiting.count, value: sum(plan.waiting.map(\.value)),
