@@ -26,6 +26,23 @@ import Testing
         try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
     }
 
+    /// Bob's wallet as an older version made it: the schema up to `migration`, and his
+    /// identity.
+    func bobsWallet(at file: String, upTo migration: String) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(path: file)
+        try Schema.migrator.migrate(queue, upTo: migration)
+        try queue.write { db in
+            for (key, value) in [
+                ("address", world.bob.checksummed), ("chain_id", String(world.domain.chainID)),
+                ("vault", world.domain.vault.checksummed),
+            ] {
+                try db.execute(
+                    sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
+            }
+        }
+        return queue
+    }
+
     /// Alice's note, paid through Carol to Bob in two coins of one transfer, plus change.
     func twoHops() -> (bundle: ProofBundle, toBob: SignedTransfer) {
         let note = world.note(100)
@@ -47,8 +64,13 @@ import Testing
         try bob.acceptPayment(checked, receipt: [1], now: world.now)
         #expect(try count(bob, "notes") == 1)
         #expect(try count(bob, "transfers") == 2)
-        // Origins of the coins a proof can reach: the two spent in it, the two Bob holds.
-        #expect(try count(bob, "coin_origins") == 4)
+        // Origins of the coins a proof can reach: the two spent in it; the two Bob holds name
+        // theirs in their own rows.
+        #expect(try count(bob, "coin_origins") == 2)
+        #expect(
+            try bob.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM coins WHERE origin IS NOT NULL")
+            } == 2)
         for coin in world.outputs(of: toBob).prefix(2) {
             let rebuilt = try bob.read { db in try WalletDatabase.proof(db, of: coin) }
             #expect(rebuilt == checked.verified.proof(of: coin))
@@ -94,16 +116,8 @@ import Testing
         let file = try path()
         let (bundle, toBob) = twoHops()
         let verified = try world.verifier.verify(bundle, now: world.now)
-        let queue = try DatabaseQueue(path: file)
-        try Schema.migrator.migrate(queue, upTo: "v2: requests")
+        let queue = try bobsWallet(at: file, upTo: "v2: requests")
         try queue.write { db in
-            for (key, value) in [
-                ("address", world.bob.checksummed), ("chain_id", String(world.domain.chainID)),
-                ("vault", world.domain.vault.checksummed),
-            ] {
-                try db.execute(
-                    sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
-            }
             for (transfer, digest) in zip(bundle.transfers, verified.transferDigests) {
                 try db.execute(
                     sql: "INSERT INTO transfers(digest, body, first_seen) VALUES (?, ?, 1)",
@@ -143,5 +157,78 @@ import Testing
         #expect(try count(store, "notes") == 1)
         let columns = try store.read { db in try db.columns(in: "coins").map(\.name) }
         #expect(!columns.contains("proof"))
+    }
+
+    /// A v12 wallet kept each coin's owner, issuer and asset in full, its origin in
+    /// coin_origins and an index from each transfer to its inputs; opening it moves the coins
+    /// to the compact rows of v13 and they spend as before.
+    @Test func aV12WalletMovesItsCoinsToCompactRowsOnOpen() throws {
+        let file = try path()
+        let (bundle, toBob) = twoHops()
+        let verified = try world.verifier.verify(bundle, now: world.now)
+        let held = Array(world.outputs(of: toBob).prefix(2))
+        let queue = try bobsWallet(at: file, upTo: "v12: redeem trouble")
+        try queue.write { db in
+            try WalletDatabase.recordProof(db, verified, keeping: held, now: 1)
+            try db.execute(
+                sql: """
+                    INSERT INTO incoming_payments(request_id, asset, amount, memo, digest, receipt,
+                        received_at) VALUES (?, ?, ?, '', ?, x'01', 1)
+                    """,
+                arguments: [
+                    Data(repeating: 7, count: 32), Address.zero, Amount(45), Data(count: 32),
+                ])
+            for coin in held {
+                let item = verified.coins[coin]!
+                try db.execute(
+                    sql: """
+                        INSERT INTO coins(id, owner, issuer, asset, amount, expiry, depth, state,
+                            source, received_in, updated_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, 'unspent', 'received', ?, 1)
+                        """,
+                    arguments: [
+                        coin, item.owner, item.issuer, item.asset, item.amount,
+                        item.expiry.column, item.depth, Data(repeating: 7, count: 32),
+                    ])
+            }
+        }
+        #expect(
+            try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM coin_origins") }
+                == 4)
+        try queue.close()
+
+        let store = try WalletDatabase(path: file)
+        let columns = try store.read { db in try db.columns(in: "coins").map(\.name) }
+        #expect(
+            columns == [
+                "id", "issuer_ref", "asset_ref", "amount", "expiry", "depth", "state",
+                "reserved_by", "change_of", "origin", "updated_at",
+            ])
+        #expect(
+            try store.read { db in try db.indexes(on: "spends").map(\.name) }.allSatisfy {
+                $0 != "spends_by_transfer"
+            })
+        // The held coins name their origin in their rows; coin_origins keeps the two spent.
+        #expect(try count(store, "coin_origins") == 2)
+        #expect(
+            try store.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM coins WHERE origin IS NOT NULL")
+            } == 2)
+        #expect(try store.ownership(of: held[0]) == .held(owner: world.bob))
+        #expect(try store.balances(now: world.now, minimumLifetime: 0)[.zero]?.spendable == 45)
+        let candidates = try store.candidateCoins(
+            owner: world.bob, asset: .zero, amount: 45, now: world.now, minimumLifetime: 0,
+            limits: .standard)
+        #expect(Set(candidates.map(\.coin.id)) == Set(held))
+        for candidate in candidates {
+            #expect(candidate.proof == verified.proof(of: candidate.coin.id))
+            #expect(candidate.coin.issuer == verified.coins[candidate.coin.id]?.issuer)
+        }
+        let plan = try PaymentBuilder(domain: world.domain).plan(
+            requestID: try Bytes32([UInt8](repeating: 3, count: 32)), payee: world.carol,
+            amount: 30, asset: .zero, from: candidates, key: world.bobKey, now: world.now)
+        try store.preparePayment(plan, envelope: [1], now: world.now)
+        _ = try world.verifier.check(
+            plan.payment, payee: world.carol, policy: world.policy, now: world.now)
     }
 }

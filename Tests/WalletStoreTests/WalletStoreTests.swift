@@ -45,7 +45,8 @@ import Testing
         try store.read { db in
             var lines: [String] = []
             for table in [
-                "coins", "transfers", "notes", "coin_origins", "spends", "outgoing_payments",
+                "coins", "addresses", "transfers", "notes", "coin_origins", "spends",
+                "outgoing_payments",
                 "incoming_payments",
                 "evidence", "trusted_issuers", "meta",
             ] {

@@ -282,6 +282,73 @@ enum Schema {
                     ) STRICT;
                     """)
         }
+        // A paid coin cost about 400 bytes of store beside its 67 on the wire
+        // (Docs/BENCHMARKS.md, "Storage per payment"). Its issuer and asset become references
+        // to one row each of `addresses`; its origin moves into its row (coin_origins keeps
+        // the coins a proof reaches that the wallet does not hold); the columns nothing read
+        // (owner, always the wallet's own address; source, which change_of says; received_in)
+        // go; the reservation and change indexes hold only the coins that have one. And the
+        // index from a transfer to the coins it spends goes: a proof is walked through the
+        // inputs written in each transfer's body (WalletDatabase.proof).
+        migrator.registerMigration("v13: compact coins") { db in
+            try db.execute(
+                sql: """
+                    DROP INDEX spends_by_transfer;
+
+                    CREATE TABLE addresses (
+                        ref INTEGER PRIMARY KEY,
+                        address BLOB NOT NULL UNIQUE CHECK (length(address) = 20)
+                    ) STRICT;
+                    INSERT INTO addresses(address)
+                        SELECT issuer FROM coins UNION SELECT asset FROM coins;
+
+                    CREATE TABLE coins_v13 (
+                        id BLOB PRIMARY KEY NOT NULL CHECK (length(id) = 32),
+                        issuer_ref INTEGER NOT NULL REFERENCES addresses(ref),
+                        asset_ref INTEGER NOT NULL REFERENCES addresses(ref),
+                        amount BLOB NOT NULL CHECK (length(amount) = 16),
+                        expiry INTEGER NOT NULL,
+                        depth INTEGER NOT NULL,
+                        state TEXT NOT NULL CHECK (state IN (
+                            'unspent', 'reserved', 'in-doubt', 'spent', 'incoming',
+                            'redeeming', 'redeemed', 'conflicted', 'expired')),
+                        -- The outgoing payment spending it, the one that created it as change.
+                        reserved_by BLOB REFERENCES outgoing_payments(request_id),
+                        change_of BLOB REFERENCES outgoing_payments(request_id),
+                        -- The note or transfer (by digest) that created it. Null only for a
+                        -- coin of an older store that had no origin row.
+                        origin BLOB CHECK (origin IS NULL OR length(origin) = 32),
+                        updated_at INTEGER NOT NULL
+                    ) STRICT;
+                    INSERT INTO coins_v13(id, issuer_ref, asset_ref, amount, expiry, depth, state,
+                            reserved_by, change_of, origin, updated_at)
+                        SELECT c.id, i.ref, a.ref, c.amount, c.expiry, c.depth, c.state,
+                            c.reserved_by, c.change_of, o.item, c.updated_at
+                        FROM coins c
+                        JOIN addresses i ON i.address = c.issuer
+                        JOIN addresses a ON a.address = c.asset
+                        LEFT JOIN coin_origins o ON o.coin = c.id
+                        ORDER BY c.rowid;
+                    DELETE FROM coin_origins
+                        WHERE coin IN (SELECT id FROM coins_v13 WHERE origin IS NOT NULL);
+                    DROP TABLE coins;
+                    ALTER TABLE coins_v13 RENAME TO coins;
+                    CREATE INDEX coins_by_selection ON coins(state, asset_ref, amount);
+                    CREATE INDEX coins_by_reservation ON coins(reserved_by)
+                        WHERE reserved_by IS NOT NULL;
+                    CREATE INDEX coins_by_change ON coins(change_of) WHERE change_of IS NOT NULL;
+
+                    -- Coins as the queries read them: addresses in place of their references,
+                    -- and seq, the order coins were stored in.
+                    CREATE VIEW coin_details AS
+                        SELECT c.rowid AS seq, c.id, i.address AS issuer, a.address AS asset,
+                            c.amount, c.expiry, c.depth, c.state, c.reserved_by, c.change_of,
+                            c.origin, c.updated_at
+                        FROM coins c
+                        JOIN addresses i ON i.ref = c.issuer_ref
+                        JOIN addresses a ON a.ref = c.asset_ref;
+                    """)
+        }
         return migrator
     }
 }

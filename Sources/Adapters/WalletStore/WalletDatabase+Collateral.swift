@@ -53,7 +53,7 @@ extension WalletDatabase {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT issuer, asset, amount FROM coins
+                    SELECT issuer, asset, amount FROM coin_details
                     WHERE (state = ? AND expiry > ?) OR state IN (?, ?)
                     """,
                 arguments: [CoinState.unspent, now.column, CoinState.reserved, CoinState.redeeming])

@@ -78,12 +78,11 @@ extension WalletDatabase {
                     payment.requestID, payment.asset, payment.amount, payment.memo,
                     checked.payer, checked.digest, Data(receipt), now.column,
                 ])
-            try Self.recordProof(
-                db, checked.verified, keeping: checked.credited.map(\.id), now: now)
+            try Self.recordProof(db, checked.verified, keeping: [CoinID](), now: now)
             for coin in checked.credited {
                 try Self.insertCoin(
-                    db, coin, state: .unspent, source: .received, changeOf: nil,
-                    receivedIn: payment.requestID, now: now)
+                    db, coin, origin: Self.origin(of: coin, in: checked.verified),
+                    state: .unspent, changeOf: nil, now: now)
             }
         }
     }

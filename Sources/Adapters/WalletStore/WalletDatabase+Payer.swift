@@ -40,28 +40,33 @@ extension WalletDatabase {
         minimumLifetime: UInt64, limits: VerificationLimits
     ) throws -> [SpendableCoin] {
         do {
-            let filter = """
-                state = '\(CoinState.unspent.rawValue)' AND asset = ? AND owner = ? AND depth < ?
-                    AND expiry > ?
+            // Every coin a wallet holds is its own (PaymentCheck credits only the payee's
+            // coins, and change is the payer's): `owner` is not stored.
+            guard
+                let assetRef = try Int64.fetchOne(
+                    db, sql: "SELECT ref FROM addresses WHERE address = ?", arguments: [asset])
+            else { return [] }
+            let coins = """
+                SELECT c.id, i.address AS issuer, c.amount, c.expiry, c.depth FROM coins c
+                    JOIN addresses i ON i.ref = c.issuer_ref
+                    WHERE c.state = '\(CoinState.unspent.rawValue)' AND c.asset_ref = ?
+                        AND c.depth < ? AND c.expiry > ?
                 """
             let base: StatementArguments = [
-                asset, owner, limits.maxHops, (now &+ minimumLifetime).column,
+                assetRef, limits.maxHops, (now &+ minimumLifetime).column,
             ]
             if let single = try Row.fetchOne(
-                db,
-                sql:
-                    "SELECT * FROM coins WHERE \(filter) AND amount >= ? ORDER BY amount, id LIMIT 1",
+                db, sql: "\(coins) AND c.amount >= ? ORDER BY c.amount, c.id LIMIT 1",
                 arguments: base + [amount])
             {
-                return [try Self.spendable(db, single)]
+                return [try Self.spendable(db, single, owner: owner, asset: asset)]
             }
             var chosen: [SpendableCoin] = []
             var total: Amount = 0
             let cursor = try Row.fetchCursor(
-                db, sql: "SELECT * FROM coins WHERE \(filter) ORDER BY amount DESC, id DESC",
-                arguments: base)
+                db, sql: "\(coins) ORDER BY c.amount DESC, c.id DESC", arguments: base)
             while let row = try cursor.next(), total < amount {
-                let coin = try Self.spendable(db, row)
+                let coin = try Self.spendable(db, row, owner: owner, asset: asset)
                 chosen.append(coin)
                 total = total.addingReportingOverflow(coin.coin.amount).partialValue
             }
@@ -69,15 +74,16 @@ extension WalletDatabase {
         }
     }
 
-    static func spendable(_ db: Database, _ row: Row) throws -> SpendableCoin {
+    static func spendable(
+        _ db: Database, _ row: Row, owner: Address, asset: Address
+    ) throws -> SpendableCoin {
         let id = try row.decode(Bytes32.self, forColumn: "id")
         let proof = try proof(db, of: id)
         let depth = try row.decode(Int.self, forColumn: "depth")
         let expiry = try row.seconds("expiry")
         let coin = Coin(
-            id: id, owner: try row.decode(Address.self, forColumn: "owner"),
-            issuer: try row.decode(Address.self, forColumn: "issuer"),
-            asset: try row.decode(Address.self, forColumn: "asset"),
+            id: id, owner: owner, issuer: try row.decode(Address.self, forColumn: "issuer"),
+            asset: asset,
             amount: try row.decode(UInt128.self, forColumn: "amount"), expiry: expiry, depth: depth,
             origin: .note(0))
         return SpendableCoin(coin: coin, proof: proof)
@@ -122,22 +128,30 @@ extension WalletDatabase {
             }
             try Self.recordSpends(
                 db, transfers: plan.transfers, digests: plan.transferDigests, now: now)
-            try Self.recordOrigins(
-                db,
-                zip(plan.transfers, plan.transferDigests).flatMap { transfer, digest in
-                    transfer.outputCoins(digest: digest).map { ($0, digest) }
-                })
-            for change in plan.change {
-                try Self.insertCoin(
-                    db, change.coin, state: .incoming, source: .change, changeOf: id,
-                    receivedIn: nil, now: now)
+            // Each output's origin: in the coin's own row for the change, in coin_origins for
+            // the payee's coins (a later proof or evidence may reach them).
+            var origins: [CoinID: Bytes32] = [:]
+            for (transfer, digest) in zip(plan.transfers, plan.transferDigests) {
+                for coin in transfer.outputCoins(digest: digest) { origins[coin] = digest }
             }
+            for change in plan.change {
+                guard let origin = origins.removeValue(forKey: change.coin.id) else {
+                    throw WalletStoreError(
+                        .corrupt("change \(change.coin.id.short) of no transfer"))
+                }
+                try Self.insertCoin(
+                    db, change.coin, origin: origin, state: .incoming, changeOf: id, now: now)
+            }
+            try Self.recordOrigins(
+                db, origins.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         }
     }
 
+    /// Stores a coin this wallet now holds (its owner is the wallet's address), created by
+    /// the note or transfer whose digest is `origin`.
     static func insertCoin(
-        _ db: Database, _ coin: Coin, state: CoinState, source: CoinSource,
-        changeOf: Bytes32?, receivedIn: Bytes32?, now: UInt64
+        _ db: Database, _ coin: Coin, origin: Bytes32, state: CoinState, changeOf: Bytes32?,
+        now: UInt64
     ) throws {
         let exists = try db.cachedStatement(sql: "SELECT 1 FROM coins WHERE id = ?")
         if try Bool.fetchOne(exists, arguments: [coin.id]) != nil {
@@ -145,16 +159,28 @@ extension WalletDatabase {
         }
         try db.cachedStatement(
             sql: """
-                INSERT INTO coins(id, owner, issuer, asset, amount, expiry, depth, state, source,
-                    change_of, received_in, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO coins(id, issuer_ref, asset_ref, amount, expiry, depth, state,
+                    change_of, origin, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(
             arguments: [
-                coin.id, coin.owner, coin.issuer, coin.asset,
-                coin.amount, coin.expiry.column, coin.depth, state, source, changeOf,
-                receivedIn, now.column,
+                coin.id, try addressRef(db, coin.issuer), try addressRef(db, coin.asset),
+                coin.amount, coin.expiry.column, coin.depth, state, changeOf, origin,
+                now.column,
             ])
+    }
+
+    /// The `addresses` row of `address`, made on first use.
+    static func addressRef(_ db: Database, _ address: Address) throws -> Int64 {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO addresses(address) VALUES (?)")
+            .execute(arguments: [address])
+        guard
+            let ref = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT ref FROM addresses WHERE address = ?"),
+                arguments: [address])
+        else { throw WalletStoreError(.corrupt("addresses table")) }
+        return ref
     }
 
     /// Applies a state-machine event to an outgoing payment and moves its coins to match;

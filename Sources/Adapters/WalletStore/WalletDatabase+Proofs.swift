@@ -3,12 +3,14 @@ import GRDB
 import Tender
 
 /// Proofs stored once: every note and transfer a wallet keeps is one row, and each coin a
-/// stored item creates has one `coin_origins` row naming it. A coin's proof is rebuilt from
-/// its ancestry when it is spent.
+/// stored item creates is named with its item: in its own row (`coins.origin`) for a coin the
+/// wallet holds, else in a `coin_origins` row. A coin's proof is rebuilt from its ancestry
+/// when it is spent.
 extension WalletDatabase {
     /// Stores a verified bundle's items, records its transfers in the seen-set
     /// (`recordSpends`), and the origin of every coin a proof can reach: each coin the bundle
-    /// spends, and each coin of `kept` (those this wallet now holds).
+    /// spends, and each coin of `kept` (given only by migration v3: the coins a wallet holds
+    /// now take their origin in their own row, `origin(of:in:)`).
     static func recordProof(
         _ db: Database, _ verified: VerifiedBundle, keeping kept: some Sequence<CoinID>,
         now: UInt64
@@ -20,61 +22,96 @@ extension WalletDatabase {
         }
         try recordSpends(
             db, transfers: verified.bundle.transfers, digests: verified.transferDigests, now: now)
-        let reachable =
-            verified.spentBy.keys.compactMap { verified.coins[$0] }
-            + kept.compactMap { verified.coins[$0] }
-        let origins = reachable.map { coin in
-            switch coin.origin {
-            case .note(let index): (coin.id, verified.noteDigests[index])
-            case .transfer(let index, _): (coin.id, verified.transferDigests[index])
-            }
-        }
-        try recordOrigins(db, origins)
+        let spent = verified.spentBy.keys.compactMap { verified.coins[$0] }
+        try recordOrigins(db, spent.map { ($0.id, origin(of: $0, in: verified)) })
+        try recordOrigins(
+            db,
+            kept.compactMap { verified.coins[$0] }.map { ($0.id, origin(of: $0, in: verified)) },
+            evenIfHeld: true)
     }
 
-    /// Records which item (note or transfer digest) created each coin.
-    static func recordOrigins(_ db: Database, _ origins: some Sequence<(CoinID, Bytes32)>) throws {
+    /// The digest of the note or transfer of `verified` that created `coin`.
+    static func origin(of coin: Coin, in verified: VerifiedBundle) -> Bytes32 {
+        switch coin.origin {
+        case .note(let index): verified.noteDigests[index]
+        case .transfer(let index, _): verified.transferDigests[index]
+        }
+    }
+
+    /// Records which item (note or transfer digest) created each coin, but for coins the
+    /// wallet holds, whose row names it already (`evenIfHeld`: migration v3, before coins had
+    /// an origin of their own).
+    static func recordOrigins(
+        _ db: Database, _ origins: some Sequence<(CoinID, Bytes32)>, evenIfHeld: Bool = false
+    ) throws {
         let insert = try db.cachedStatement(
-            sql: "INSERT OR IGNORE INTO coin_origins(coin, item) VALUES (?, ?)")
-        for (coin, item) in origins { try insert.execute(arguments: [coin, item]) }
+            sql: """
+                INSERT OR IGNORE INTO coin_origins(coin, item) SELECT ?1, ?2
+                    WHERE ?3 OR NOT EXISTS (SELECT 1 FROM coins WHERE id = ?1)
+                """)
+        for (coin, item) in origins { try insert.execute(arguments: [coin, item, evenIfHeld]) }
     }
 
     /// The proof of `coin`: the notes and transfers it descends from, notes first, then
     /// transfers parents first (each after every item it spends from).
+    ///
+    /// Walked here rather than in SQL: a transfer's inputs are read from its own body, so the
+    /// store needs no index from a transfer to the coins it spends (a third of what each input
+    /// cost, Docs/BENCHMARKS.md). An item's level is its longest path from the coin's own item;
+    /// a parent is always further than its child, so ordering by level, descending, puts
+    /// parents first.
     static func proof(_ db: Database, of coin: CoinID) throws -> ProofBundle {
-        // level: the longest path from the coin's own item; a parent is always further away
-        // than its child, so ordering by level descending puts parents first.
-        let rows = try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    WITH RECURSIVE ancestry(item, level) AS (
-                        SELECT item, 0 FROM coin_origins WHERE coin = ?
-                        UNION
-                        SELECT coin_origins.item, ancestry.level + 1 FROM ancestry
-                        JOIN spends ON spends.transfer = ancestry.item
-                        JOIN coin_origins ON coin_origins.coin = spends.coin
-                    )
-                    SELECT ancestry.item, max(ancestry.level) AS level, notes.body AS note,
-                        transfers.body AS transfer
-                    FROM ancestry
-                    LEFT JOIN notes ON notes.digest = ancestry.item
-                    LEFT JOIN transfers ON transfers.digest = ancestry.item
-                    GROUP BY ancestry.item
-                    ORDER BY level DESC, ancestry.item
-                    """), arguments: [coin])
+        let reader = try ProofItemReader(db)
+        func corrupt(_ what: String) -> WalletStoreError {
+            WalletStoreError(.corrupt("proof of coin \(coin.short): \(what)"))
+        }
+        guard let root = try reader.origin(of: coin) else { throw corrupt("no origin") }
+        // Every ancestor, its parents (one entry per input), and how many inputs of the
+        // ancestry name it (the order below takes an item once all its children are placed).
+        var items: [Bytes32: ProofItem] = [:]
+        var parents: [Bytes32: [Bytes32]] = [:]
+        var children: [Bytes32: Int] = [root: 0]
+        var unread = [root]
+        while let digest = unread.popLast() {
+            guard let item = try reader.item(digest) else { throw corrupt("an item is missing") }
+            items[digest] = item
+            guard case .transfer(let transfer) = item else { continue }
+            var itemParents: [Bytes32] = []
+            for input in transfer.transfer.inputs {
+                // An input without an origin was never stored: the proof is sent without it,
+                // and the payee refuses it by name.
+                guard let parent = try reader.origin(of: input) else { continue }
+                itemParents.append(parent)
+                if children[parent] == nil { unread.append(parent) }
+                children[parent, default: 0] += 1
+            }
+            parents[digest] = itemParents
+            guard items.count <= ProofItemReader.maximumItems else {
+                throw corrupt("more than \(ProofItemReader.maximumItems) items")
+            }
+        }
+        var level: [Bytes32: Int] = [root: 0]
+        var ready = [root]
+        var placed = 0
+        while let digest = ready.popLast() {
+            placed += 1
+            for parent in parents[digest] ?? [] {
+                level[parent] = max(level[parent] ?? 0, level[digest, default: 0] + 1)
+                children[parent, default: 0] -= 1
+                if children[parent] == 0 { ready.append(parent) }
+            }
+        }
+        guard placed == items.count else { throw corrupt("its items form a cycle") }
         var bundle = ProofBundle()
-        for row in rows {
-            let note = try row.decode(Data?.self, forColumn: "note")
-            let transfer = try row.decode(Data?.self, forColumn: "transfer")
-            do throws(ProtocolError) {
-                if let note {
-                    bundle.notes.append(try SignedNote.decode(Array(note)))
-                } else if let transfer {
-                    bundle.transfers.append(try SignedTransfer.decode(Array(transfer)))
-                } else {
-                    throw ProtocolError(.malformed("an item of the proof is missing"))
-                }
-            } catch { throw WalletStoreError(.corrupt("proof of coin \(coin.short): \(error)")) }
+        let ordered = items.sorted { left, right in
+            let (l, r) = (level[left.key, default: 0], level[right.key, default: 0])
+            return l != r ? l > r : left.key < right.key
+        }
+        for (_, item) in ordered {
+            switch item {
+            case .note(let note): bundle.notes.append(note)
+            case .transfer(let transfer): bundle.transfers.append(transfer)
+            }
         }
         guard !bundle.notes.isEmpty else {
             throw WalletStoreError(.corrupt("proof of coin \(coin.short) has no note"))
@@ -106,7 +143,11 @@ extension WalletDatabase {
                 try db.execute(
                     sql: "DELETE FROM coin_origins WHERE coin = ?", arguments: [coin])
             }
-            try db.execute(sql: "DELETE FROM spends WHERE transfer = ?", arguments: [digest])
+            for input in transfer.transfer.inputs {
+                try db.execute(
+                    sql: "DELETE FROM spends WHERE coin = ? AND transfer = ?",
+                    arguments: [input, digest])
+            }
             try db.execute(sql: "DELETE FROM transfers WHERE digest = ?", arguments: [digest])
         }
     }

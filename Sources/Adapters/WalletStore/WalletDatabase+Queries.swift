@@ -17,7 +17,7 @@ extension WalletDatabase {
             let rows = try Row.fetchCursor(
                 db,
                 sql:
-                    "SELECT asset, amount, state, expiry FROM coins WHERE state IN (?, ?, ?)",
+                    "SELECT asset, amount, state, expiry FROM coin_details WHERE state IN (?, ?, ?)",
                 arguments: [CoinState.unspent, CoinState.reserved, CoinState.redeeming]
             )
             while let row = try rows.next() {

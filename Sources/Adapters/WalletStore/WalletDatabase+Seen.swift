@@ -63,16 +63,20 @@ extension WalletDatabase {
 }
 
 extension WalletDatabase {
-    /// What this wallet's own records say of `coin`'s owner: the owner it stored for a coin it
+    /// What this wallet's own records say of `coin`'s owner: its own address for a coin it
     /// holds or held, else the note or transfer that created the coin (the caller finds the
     /// output), else the transfer it saw spend the coin (whose signer is the owner). Nil: it
     /// has never met the coin.
     public func ownership(of coin: CoinID) throws -> CoinOwnership? {
         try read { db in
-            if let owner = try Address.fetchOne(
-                db, sql: "SELECT owner FROM coins WHERE id = ?", arguments: [coin])
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM coins WHERE id = ?", arguments: [coin])
+                != nil
             {
-                return .held(owner: owner)
+                // A wallet holds only coins of its own address (PaymentCheck, change).
+                guard let identity = try Self.identity(db) else {
+                    throw WalletStoreError(.notInitialised)
+                }
+                return .held(owner: identity.address)
             }
             if let row = try Row.fetchOne(
                 db,

@@ -16,10 +16,10 @@ extension WalletDatabase {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT c.id, c.asset, c.amount, t.reverts IS NOT NULL AS isolated FROM coins c
+                    SELECT c.id, c.asset, c.amount, t.reverts IS NOT NULL AS isolated FROM coin_details c
                         LEFT JOIN redeem_trouble t ON t.issuer = c.issuer AND t.asset = c.asset
                         WHERE c.state = ? AND c.expiry > ? AND (t.retry_at IS NULL OR t.retry_at <= ?)
-                        ORDER BY c.rowid LIMIT ?
+                        ORDER BY c.seq LIMIT ?
                     """,
                 arguments: [CoinState.unspent.rawValue, now.column, now.column, limit])
             return try rows.map { row in
@@ -133,7 +133,8 @@ extension WalletDatabase {
                 try record.coins.filter { settlements[$0] == .uncovered }.compactMap {
                     coin -> [Address]? in
                     try Row.fetchOne(
-                        db, sql: "SELECT issuer, asset FROM coins WHERE id = ?", arguments: [coin]
+                        db, sql: "SELECT issuer, asset FROM coin_details WHERE id = ?",
+                        arguments: [coin]
                     ).map { [$0["issuer"], $0["asset"]] }
                 })
             // A batch that went through clears its issuers' assets of past troubles, but for
@@ -141,7 +142,7 @@ extension WalletDatabase {
             for group in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT DISTINCT c.issuer, c.asset FROM coins c
+                    SELECT DISTINCT c.issuer, c.asset FROM coin_details c
                         JOIN redeem_coins r ON r.coin = c.id WHERE r.tx = ?
                     """, arguments: [tx])
             where !uncovered.contains([group["issuer"], group["asset"]]) {
@@ -168,7 +169,7 @@ extension WalletDatabase {
                     try Int.fetchOne(
                         db,
                         sql: """
-                            SELECT count(*) FROM coins WHERE issuer = ? AND asset = ? AND state = ?
+                            SELECT count(*) FROM coin_details WHERE issuer = ? AND asset = ? AND state = ?
                             """, arguments: [issuer, asset, CoinState.unspent.rawValue]) ?? 0
                 holds.append(
                     RedeemHold(
@@ -199,7 +200,7 @@ extension WalletDatabase {
             let groups = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT c.issuer, c.asset, count(*) AS coins FROM coins c
+                    SELECT c.issuer, c.asset, count(*) AS coins FROM coin_details c
                         JOIN redeem_coins r ON r.coin = c.id WHERE r.tx = ?
                         GROUP BY c.issuer, c.asset
                     """, arguments: [tx])
@@ -237,7 +238,7 @@ extension WalletDatabase {
                 db,
                 sql: """
                     SELECT t.issuer, t.asset, t.retry_at, t.reverts, (
-                        SELECT count(*) FROM coins c WHERE c.issuer = t.issuer
+                        SELECT count(*) FROM coin_details c WHERE c.issuer = t.issuer
                             AND c.asset = t.asset AND c.state = ?) AS coins
                         FROM redeem_trouble t WHERE t.retry_at > ? ORDER BY t.retry_at
                     """, arguments: [CoinState.unspent.rawValue, now.column]
