@@ -125,8 +125,11 @@ t backup --data-dir alice --out final.backup --json >final.json
 [ "$(jq .wallets final.json)" = 1 ] || fail "the backup does not count one wallet"
 jq -r '.files[].path' final.json | sort | tr '\n' ' ' | grep -qx 'api-token node.toml wallet-key.json wallet.sqlite ' ||
     fail "the backup holds $(jq -c '[.files[].path]' final.json)"
-t restore final.backup --data-dir restored/alice >restore.txt
+t restore final.backup --data-dir restored/alice >restore.txt 2>restore.err
 grep -q "wallet.sqlite.*integrity checked" restore.txt || fail "restore did not check the wallet"
+# Into an empty folder nothing tells an older backup from a current one: said.
+grep -q "warning: not checked against the wallet it copies" restore.err ||
+    fail "no warning for an unchecked restore: $(cat restore.err)"
 [ "$(state alice)" = "$(state restored/alice)" ] || fail "the restored wallet differs"
 balanced restored/alice
 for file in node.toml api-token wallet-key.json; do
@@ -156,8 +159,16 @@ node_pid=""
 # during-1 lacks the payments received since: restored, it would take them again.
 expect_status 73 t restore during-1.backup --data-dir alice --force
 [ "$(state alice)" = "$(state restored/alice)" ] || fail "a refused restore changed Alice"
-t restore final.backup --data-dir alice --force --json >forced.json
+t restore final.backup --data-dir alice --force --json >forced.json 2>forced.err
 previous=$(jq -r .previous forced.json)
+[ "$(jq -r .unchecked forced.json)" = null ] && [ ! -s forced.err ] ||
+    fail "a restore compared with its wallet warned: $(cat forced.err)"
+# Over a wallet that cannot be read (a damaged card): restored, with the warning.
+cp -r restored/alice damaged
+dd if=/dev/urandom of=damaged/wallet.sqlite bs=1 count=4096 conv=notrunc status=none
+t restore final.backup --data-dir damaged --force --json >damaged.json 2>damaged.err
+jq -r .unchecked damaged.json | grep -q "could not be read" || fail "damaged: $(cat damaged.json)"
+grep -q "warning: not checked" damaged.err || fail "no warning over a damaged wallet"
 [ -d "$previous" ] && [ -f "$previous/wallet.sqlite" ] || fail "the old folder was not kept"
 [ "$(state alice)" = "$(state restored/alice)" ] || fail "the forced restore differs from its backup"
 [ "$(state "$previous")" = "$(state restored/alice)" ] || fail "the kept folder changed"

@@ -137,8 +137,11 @@ cat "$work/err"
 [ "$(t balance --data-dir "$work/bob" --json)" = "$bob_before" ] || fail "garbage changed Bob's wallet"
 
 step "dust: Carol's coins (2,600 wei) are worth less than the gas of redeeming them: they wait"
-dust_summary=$(t sync --data-dir "$work/carol" --rpc "$rpc" --once --json)
+# Through an endpoint with credentials in it (the dev chain ignores them): never shown.
+dust_summary=$(t sync --data-dir "$work/carol" --rpc "http://lab:LABSECRET@${rpc#http://}/PATHSECRET" --once --json)
 echo "$dust_summary" | json '["events"]'
+if echo "$dust_summary" | grep -q SECRET; then fail "sync --json showed the endpoint's secrets: $dust_summary"; fi
+echo "$dust_summary" | grep -q '\*\*\*@' || fail "sync --json named no endpoint: $dust_summary"
 echo "$dust_summary" | json '["events"]' | grep -q "2 coin(s) worth 2600 wei in all wait" \
     || fail "Carol's dust was not said: $dust_summary"
 [ "$(echo "$dust_summary" | json '["coins"]["unspent"]')" = 2 ] || fail "dust went out: $dust_summary"

@@ -15,6 +15,14 @@ import Testing
             Self.vault, "--rpc", "http://127.0.0.1:9", "--native-symbol", "DEV",
             "--native-decimals", "2",
         ])
+        // Changing another setting of the entry keeps its coin (and everything else not given).
+        try cli.ok([
+            "chain", "add", "--data-dir", cli.path("alice"), "--id", "31337", "--vault",
+            Self.vault, "--rpc", "http://127.0.0.1:9", "--dust", "redeem",
+        ])
+        let listed = try cli.ok(["chain", "list", "--data-dir", cli.path("alice")]).stdout
+        #expect(listed.contains("its coin DEV (2 decimals)"), "\(listed)")
+        #expect(listed.contains("coins redeemed whatever their gas"), "\(listed)")
         let balance = try cli.ok(["balance", "--data-dir", cli.path("alice")]).stdout
         #expect(balance.contains("Asset: native coin (DEV)"), "\(balance)")
         #expect(balance.contains("spendable           3.00 DEV"), "\(balance)")

@@ -258,7 +258,7 @@ extension BadInputTests {
     /// refuses them naming the owner, and however many different double spends of one coin
     /// arrive (refused payments, imported files), the wallet keeps one proof of it.
     @Test func forgedEvidenceIsRefusedAndOneProofIsKeptPerCoin() throws {
-        let (cli, bob, note, first) = try bobPaidByAlice()
+        let (cli, bob, note, _) = try bobPaidByAlice()
         let coin = note.coinID(in: world.domain)
         func evidenceCount() throws -> Int {
             (try cli.ok(["evidence", "--data-dir", cli.path("bob"), "--json"]).json["evidence"]
@@ -378,8 +378,8 @@ extension BadInputTests {
         #expect(deploy.status == 64, "\(deploy.stderr)")
     }
 
-    /// An endpoint's credentials stay in chains.toml: `chain add` and `chain list` (text or
-    /// JSON) show the URL without them.
+    /// An endpoint's credentials stay in chains.toml: `chain add`, `chain list` (text or
+    /// JSON) and `sync --json` show the URL without them.
     @Test func chainCommandsNeverShowAnEndpointsCredentials() throws {
         let cli = try CLI()
         _ = try cli.initWallet("bob")
@@ -393,7 +393,10 @@ extension BadInputTests {
             try cli.ok(["chain", "list", "--data-dir", cli.path("bob")]).stdout,
             try cli.ok(["chain", "list", "--json", "--data-dir", cli.path("bob")]).stdout,
         ]
-        for text in shown {
+        // A sync through it (no network here: it fails) names the endpoint it tried. (The
+        // chain lab checks `sync --json` through a reachable one.)
+        let synced = try cli.run(["sync", "--json", "--rpc", url, "--data-dir", cli.path("bob")])
+        for text in shown + [synced.stderr] {
             #expect(text.contains("rpc.example"), "\(text)")
             for secret in ["s3cret", "PATHSECRET", "QUERYSECRET"] {
                 #expect(!text.contains(secret), "\(text)")

@@ -38,7 +38,8 @@ import Testing
         try await application(bob).test(.router) { client in
             for headers: HTTPFields in [
                 [:], [.authorization: "Bearer wrong"], [.authorization: Self.token],
-                [.authorization: "Bearer \(Self.token)x"],
+                [.authorization: "Bearer \(Self.token)x"], [.authorization: "Basic \(Self.token)"],
+                [.authorization: "Bearer  \(Self.token)"], [.authorization: "Bear"],
             ] {
                 for (uri, method) in [
                     ("/api/status", HTTPRequest.Method.get), ("/api/balance", .get),
@@ -51,6 +52,13 @@ import Testing
                     #expect(try Self.json(response)["error"] as? String == "unauthorized")
                     #expect(response.headers[.wwwAuthenticate] == "Bearer realm=\"tender\"")
                 }
+            }
+            // The scheme's case is free (RFC 9110 §11.1), the token's is not.
+            for scheme in ["bearer", "BEARER"] {
+                let answer = try await client.execute(
+                    uri: "/api/status", method: .get,
+                    headers: [.authorization: "\(scheme) \(Self.token)"])
+                #expect(answer.status == .ok, "\(scheme)")
             }
             let status = try await client.execute(
                 uri: "/api/status", method: .get, headers: Self.authorized)

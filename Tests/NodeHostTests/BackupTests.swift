@@ -469,6 +469,8 @@ import Testing
             archive, force: true, now: clock.now())
         let previous = try #require(outcome.previous)
         #expect(try FileManager.default.contentsOfDirectory(atPath: previous) == ["notes.txt"])
+        // No wallet there to compare the backup with: said, for the CLI to warn.
+        #expect(outcome.unchecked?.contains("held no wallet of") == true)
         #expect(
             try Wallet.open(at: target.database).balances(now: clock.now())[.zero]?.spendable == 500
         )

@@ -48,6 +48,8 @@ struct BackupReport {
     let size: Int?
     var dataDir: String? = nil
     var previous: String? = nil
+    /// A restore that could not compare the backup with the wallet it copies: why.
+    var unchecked: String? = nil
 
     func print(json: Bool) {
         if json {
@@ -61,7 +63,9 @@ struct BackupReport {
             object["size"] = size
             object["dataDir"] = dataDir
             object["previous"] = previous
+            object["unchecked"] = unchecked
             try? printJSON(object)
+            warnUnchecked()
             return
         }
         let who = " of \(address)"
@@ -79,5 +83,18 @@ struct BackupReport {
             "\(archive.entries.count) files, \(wallets) wallet\(wallets == 1 ? "" : "s"), taken \(UTCTime.format(archive.created))"
         )
         if let previous { Swift.print("The folder's previous contents are in \(previous)") }
+        warnUnchecked()
+    }
+
+    /// Said on stderr: a copy run beside the original, or one older than the wallet it
+    /// replaces, pays with coins already paid (Docs/BACKUP.md).
+    private func warnUnchecked() {
+        guard let unchecked else { return }
+        FileHandle.standardError.write(
+            Data(
+                """
+                tender: warning: not checked against the wallet it copies: \(unchecked). If that wallet paid after \(UTCTime.format(archive.created)), the coins it paid show as spendable here again, and paying with them is a double spend that the payee refuses or loses. Pay from this copy only if the original is gone and paid nothing since the backup; never run both.
+
+                """.utf8))
     }
 }

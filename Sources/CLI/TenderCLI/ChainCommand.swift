@@ -19,15 +19,22 @@ struct ChainCommand: ParsableCommand {
 
 struct ChainAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "add", abstract: "Add a vault on a chain, or change its entry.")
+        commandName: "add", abstract: "Add a vault on a chain, or change its entry.",
+        discussion: """
+            Changing an entry replaces its endpoints; every other setting not given keeps the \
+            value the entry had (a new entry takes the defaults).
+            """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
     @Option(name: .customLong("id"), help: "The chain id.") var chainID: UInt64
     @Option(help: "The vault's address.") var vault: String
     @Option(help: "A JSON-RPC endpoint (repeat for fallbacks, tried in order).")
     var rpc: [String]
-    @Option(help: "Blocks on top of a redeem's (its own included) before its coins count.")
-    var confirmations: UInt64 = ChainEntry.defaultConfirmations
+    @Option(
+        help:
+            "Blocks on top of a redeem's (its own included) before its coins count (default \(ChainEntry.defaultConfirmations))."
+    )
+    var confirmations: UInt64?
     @Option(name: .customLong("rate-limit"), help: "Requests per second to each endpoint.")
     var rateLimit: Double?
     @Option(
@@ -42,25 +49,36 @@ struct ChainAddCommand: ParsableCommand {
     var nativeDecimals: Int?
     @Option(
         help:
-            "Coins worth less than the gas of redeeming them: wait (for cheaper gas, or coins to share their proofs) or redeem anyway (a test chain's few base units)."
+            "Coins worth less than the gas of redeeming them: wait (for cheaper gas, or coins to share their proofs) or redeem anyway (a test chain's few base units). Default: wait."
     )
-    var dust: DustPolicy = .wait
+    var dust: DustPolicy?
 
     func run() throws {
         try guarded {
             guard chainID > 0, chainID <= UInt64(Int64.max) else {
                 throw ValidationError("--id must be a chain id from 1 to 2^63 - 1")
             }
-            let nativeCoin: Denomination?
-            do {
-                nativeCoin = try ChainEntry.configuredCoin(
-                    symbol: nativeSymbol, decimals: nativeDecimals)
-            } catch { throw ValidationError("--native-symbol/--native-decimals: \(error)") }
-            let entry = try ChainEntry(
-                domain: Domain(chainID: chainID, vault: try parseAddress(vault, option: "--vault")),
-                endpoints: rpc, confirmations: confirmations, rateLimit: rateLimit,
-                nativeCoin: nativeCoin, dust: dust)
+            let domain = Domain(
+                chainID: chainID, vault: try parseAddress(vault, option: "--vault"))
             var registry = try global.host.chainRegistry()
+            // A change keeps what it does not name: a stall that sets `--dust redeem` must not
+            // lose its coin's symbol and start charging in base units.
+            let existing = registry.entries.first { $0.domain == domain }
+            let nativeCoin: Denomination?
+            if nativeSymbol == nil, nativeDecimals == nil, let existing {
+                nativeCoin = existing.nativeCoin
+            } else {
+                do {
+                    nativeCoin = try ChainEntry.configuredCoin(
+                        symbol: nativeSymbol, decimals: nativeDecimals)
+                } catch { throw ValidationError("--native-symbol/--native-decimals: \(error)") }
+            }
+            let entry = try ChainEntry(
+                domain: domain, endpoints: rpc,
+                confirmations: confirmations ?? existing?.confirmations
+                    ?? ChainEntry.defaultConfirmations,
+                rateLimit: rateLimit ?? existing?.rateLimit, nativeCoin: nativeCoin,
+                dust: dust ?? existing?.dust ?? .wait)
             let replaced = registry.add(entry)
             try global.host.saveChainRegistry(registry)
             if output.json {

@@ -35,7 +35,8 @@ struct RestoreCommand: ParsableCommand {
             let outcome = try restorer.restore(archive, force: force, now: global.clock.now())
             BackupReport(
                 archive: outcome.archive, address: outcome.address, file: file, size: nil,
-                dataDir: global.directory.path, previous: outcome.previous
+                dataDir: global.directory.path, previous: outcome.previous,
+                unchecked: outcome.unchecked
             ).print(json: output.json)
         }
     }

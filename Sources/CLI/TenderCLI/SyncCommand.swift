@@ -131,7 +131,7 @@ struct SyncCommand: AsyncParsableCommand {
                                 ($0.rawValue, result.count($0))
                             }),
                     ]
-                    item["rpc"] = result.endpoint
+                    item["rpc"] = result.endpoint.map(RedactedURL.text)
                     item["error"] = result.failure.map { Failure.describe($0).0 }
                     return item
                 },

@@ -17,7 +17,13 @@ struct TokenAuthentication<Context: RequestContext>: RouterMiddleware {
             throw APIFailure.unauthorized(
                 "no Authorization header (Bearer token from the node's api-token file)")
         }
-        guard header.hasPrefix("Bearer "), constantTimeEqual(header.utf8.dropFirst(7), token) else {
+        // The scheme is case-insensitive (RFC 9110 §11.1); the token is not.
+        let scheme = header.utf8.prefix(7)
+        guard scheme.count == 7, String(decoding: scheme, as: UTF8.self).lowercased() == "bearer "
+        else {
+            throw APIFailure.unauthorized("not a Bearer token (Authorization: Bearer TOKEN)")
+        }
+        guard constantTimeEqual(header.utf8.dropFirst(7), token) else {
             throw APIFailure.unauthorized("wrong token")
         }
         return try await next(request, context)

@@ -24,6 +24,10 @@ public struct BackupRestore: Sendable {
         public let domains: [Domain]
         /// Where the data directory's previous contents went (`--force`), or nil.
         public let previous: String?
+        /// Why nothing told whether the backup is older than the wallet it copies (no wallet
+        /// of its key in the data directory, or one that cannot be read), or nil: it was
+        /// compared and is not.
+        public let unchecked: String?
     }
 
     /// Reads the backup at `path` and opens it with `passphrase`: a wrong passphrase, or any
@@ -90,14 +94,17 @@ public struct BackupRestore: Sendable {
         let staging = try Self.makeFolder(parent + "/.\(name).restore-XXXXXX")
         do {
             let (address, domains) = try write(archive, into: staging)
-            try refuseOlder(archive, of: address, staged: staging, over: target, now: now)
+            let unchecked = try refuseOlder(
+                archive, of: address, staged: staging, over: target, now: now)
             // Again: a node may have started, or files come, while the backup was written.
             let occupied = try checkTarget(force: force)
             try keepToken(of: target, in: staging)
             let aside = (parent == "." ? "" : parent + "/") + "\(name).before-restore-\(now)"
             let previous = try swap(staging, into: target, aside: aside, occupied: occupied)
             try? DurableFile.syncFolder(parent)
-            return Outcome(archive: archive, address: address, domains: domains, previous: previous)
+            return Outcome(
+                archive: archive, address: address, domains: domains, previous: previous,
+                unchecked: unchecked)
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
             throw error
@@ -163,22 +170,35 @@ public struct BackupRestore: Sendable {
     /// restored, it would make spent coins spendable again and forget what was paid. Nothing
     /// in `target` changes; the caller removes the staging folder.
     /// `address`: the restored wallets' (`write` checked each against the key file).
+    /// Returns why it could not tell (see `Outcome.unchecked`), or nil once compared.
     private func refuseOlder(
         _ archive: BackupArchive, of address: Address, staged staging: String,
         over target: String, now: UInt64
-    ) throws(NodeError) {
+    ) throws(NodeError) -> String? {
         var lead = WalletLead()
+        var compared = false
+        var unreadable: [String] = []
         for entry in archive.wallets {
             let current = target + "/" + entry.path
             guard FileManager.default.fileExists(atPath: current) else { continue }
             // Another wallet (another key) is no older copy: `--force` moves it aside.
-            guard let existing = try? Wallet.open(at: current) else { continue }
+            let existing: Wallet
+            do { existing = try Wallet.open(at: current) } catch {
+                unreadable.append("\(entry.path): \(error)")
+                continue
+            }
             try existing.close()
             guard existing.address == address else { continue }
+            compared = true
             lead.add(
                 try BackupDatabase.lead(of: current, over: staging + "/" + entry.path, now: now))
         }
-        guard !lead.isEmpty else { return }
+        guard !lead.isEmpty else {
+            if compared { return nil }
+            return unreadable.isEmpty
+                ? "\(target) held no wallet of \(address) to compare it with"
+                : "the wallet in \(target) could not be read (\(unreadable.joined(separator: "; ")))"
+        }
         var facts: [String] = []
         if lead.payments > 0 { facts.append("\(lead.payments) payment(s) made or moved on") }
         if lead.received > 0 { facts.append("\(lead.received) payment(s) received") }
