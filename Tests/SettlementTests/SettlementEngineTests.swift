@@ -472,16 +472,18 @@ final class EventLog: Sendable {
     }
 }
 
-/// Evidence a wallet holds goes to the vault once: recorded before sent, sent again while
-/// unmined, settled when the vault has it on record; one the chain refuses stops nothing.
+/// Evidence of a double spend that cost the wallet a coin goes to the vault once: recorded
+/// before sent, sent again while unmined, settled when the vault has it on record; one the
+/// chain refuses stops nothing. Evidence of one that cost it nothing is kept, never sent at
+/// its expense.
 @Suite struct FraudProofSubmissionTests {
     let node = Node()
     var world: World { node.world }
 
     /// Bob takes Alice's payment, then refuses her second spend of the same note: evidence.
-    func bobWithEvidence() throws -> (Wallet, CoinID) {
-        let bob = try node.wallet(world.bobKey)
-        let note = world.note(100)
+    func bobWithEvidence(serial: UInt8 = 1, bob: Wallet? = nil) throws -> (Wallet, CoinID) {
+        let bob = try bob ?? node.wallet(world.bobKey)
+        let note = world.note(100, serial: serial)
         let coin = note.coinID(in: world.domain)
         for (index, amount) in [(1, 60), (2, 70)] {
             let spend = world.transfer(
@@ -490,30 +492,53 @@ final class EventLog: Sendable {
             let payment = world.payment(
                 ProofBundle(notes: [note], transfers: [spend]), to: world.bob,
                 amount: Amount(amount),
-                requestID: try Bytes32([UInt8](repeating: UInt8(index), count: 32)))
+                requestID: try Bytes32([UInt8](repeating: UInt8(index) &+ serial &* 16, count: 32)))
             _ = try? bob.receive(
                 Envelope(domain: world.domain, message: .payment(payment)).encoded(),
                 key: world.bobKey, now: node.clock.now())
         }
-        #expect(try bob.evidence().map(\.evidence.coin) == [coin])
+        #expect(try bob.evidence().map(\.evidence.coin).contains(coin))
         return (bob, coin)
     }
 
-    @Test func evidenceIsSentOnceAndSettledWhenTheVaultHasItOnRecord() async throws {
+    /// Bob redeems the coins Alice paid him and the vault refuses them as spent already (she
+    /// spent the note again, and that spend was redeemed first): the pass that settles the
+    /// refusal sends what it sends.
+    func bobLoses(
+        _ bob: Wallet, on chain: ScriptedChain, _ engine: SettlementEngine, _ events: EventLog
+    ) async throws {
+        _ = try await engine.pass()
+        let redeem = try #require(try bob.openRedeems().first)
+        await chain.mine(redeem.hash, fates: redeem.coins.map { ($0, .rejected(7)) })
+        await chain.advance()
+        _ = try await engine.pass { events.add($0) }
+        #expect(try bob.states(of: redeem.coins).allSatisfy { $0 == .conflicted })
+    }
+
+    @Test func evidenceIsSentOnceItCostACoinAndSettledWhenTheVaultHasItOnRecord() async throws {
         let (bob, coin) = try bobWithEvidence()
         let chain = ScriptedChain(vault: world.domain.vault)
         let engine = SettlementEngine(wallet: bob, chain: chain, clock: node.clock)
         let events = EventLog()
+        // Bob refused the second spend and lost nothing: no proof at his expense.
         try await engine.submitFraudProofs { events.add($0) }
+        #expect(events.all.isEmpty)
+        #expect(try bob.fraudProofs().isEmpty)
+        #expect(await chain.fraudProofsSigned.isEmpty)
+        // His coin refused by the vault: the double spend cost him, and the proof goes.
+        try await bobLoses(bob, on: chain, engine, events)
         let record = try #require(try bob.fraudProofs()[coin])
         #expect(record.state == .sent)
-        #expect(events.all == [.fraudProofSent(coin: coin, tx: record.hash)])
-        #expect(await chain.sent == [record.raw])
-        // Not mined yet: the same bytes again, nothing signed anew; the nonce is used up.
+        #expect(events.all.contains(.fraudProofSent(coin: coin, tx: record.hash)))
+        #expect(await chain.sent.last == record.raw)
+        let sent = await chain.sent.count
+        // Not mined yet: the same bytes again, nothing signed anew; the nonce (after the
+        // redeem's) is used up.
         try await engine.submitFraudProofs()
-        #expect(await chain.sent == [record.raw, record.raw])
+        let resent = await chain.sent
+        #expect(resent.count == sent + 1 && resent.last == record.raw)
         #expect(await chain.fraudProofsSigned == [coin])
-        #expect(try bob.nextNonce(chainID: chain.chainID, sender: chain.sender) == 1)
+        #expect(try bob.nextNonce(chainID: chain.chainID, sender: chain.sender) == 2)
         // On record: proven, and never sent again.
         await chain.prove(coin)
         try await engine.submitFraudProofs { events.add($0) }
@@ -521,7 +546,20 @@ final class EventLog: Sendable {
             events.all.last == .fraudProven(coin: coin, owner: world.alice, byThisNode: true))
         #expect(try bob.fraudProofs()[coin]?.state == .proven)
         try await engine.submitFraudProofs()
-        #expect(await chain.sent.count == 2)
+        #expect(await chain.sent.count == sent + 1)
+    }
+
+    /// Two notes Alice spent twice each, both costing Bob: her address goes on record once.
+    @Test func oneProofPerDoubleSpender() async throws {
+        let (bob, first) = try bobWithEvidence(serial: 1)
+        let (_, second) = try bobWithEvidence(serial: 2, bob: bob)
+        let chain = ScriptedChain(vault: world.domain.vault)
+        let engine = SettlementEngine(wallet: bob, chain: chain, clock: node.clock)
+        try await bobLoses(bob, on: chain, engine, EventLog())
+        let signed = await chain.fraudProofsSigned
+        #expect(signed.count == 1 && [first, second].contains(signed[0]))
+        try await engine.submitFraudProofs()
+        #expect(await chain.fraudProofsSigned == signed)
     }
 
     @Test func evidenceAnotherNodeProvedFirstIsNotSent() async throws {
@@ -529,11 +567,10 @@ final class EventLog: Sendable {
         let chain = ScriptedChain(vault: world.domain.vault)
         await chain.prove(coin)
         let events = EventLog()
-        try await SettlementEngine(wallet: bob, chain: chain, clock: node.clock).submitFraudProofs {
-            events.add($0)
-        }
-        #expect(events.all == [.fraudProven(coin: coin, owner: world.alice, byThisNode: false)])
-        let (signed, sent) = (await chain.fraudProofsSigned, await chain.sent)
-        #expect(signed.isEmpty && sent.isEmpty)
+        try await bobLoses(
+            bob, on: chain, SettlementEngine(wallet: bob, chain: chain, clock: node.clock), events)
+        #expect(
+            events.all.contains(.fraudProven(coin: coin, owner: world.alice, byThisNode: false)))
+        #expect(await chain.fraudProofsSigned.isEmpty)
     }
 }

@@ -123,24 +123,24 @@ extension FraudProofSubmissionTests {
             engine.replaceAfter = 60
             return engine
         }
-        try await engine(after: 0).submitFraudProofs()
+        try await bobLoses(bob, on: chain, engine(after: 0), EventLog())
         let first = try #require(try bob.fraudProofs()[coin])
-        #expect(first.nonce == 0)
+        #expect(first.nonce == 1)
 
         let events = EventLog()
         try await engine(after: 60).submitFraudProofs { events.add($0) }
         let replacement = try #require(try bob.fraudProofs()[coin])
-        #expect(replacement.hash != first.hash && replacement.nonce == 0)
+        #expect(replacement.hash != first.hash && replacement.nonce == 1)
         #expect(events.all == [.replaced(tx: first.hash, by: replacement.hash)])
         #expect(await chain.sent.last == replacement.raw)
 
-        await chain.takeNonces(upTo: 1)
+        await chain.takeNonces(upTo: 2)
         try await engine(after: 61).submitFraudProofs { events.add($0) }
         #expect(events.all.last == .dropped(tx: replacement.hash, coins: 0))
         #expect(try bob.fraudProofs()[coin] == nil)
         try await engine(after: 62).submitFraudProofs()
         let anew = try #require(try bob.fraudProofs()[coin])
-        #expect(anew.nonce == 1)
+        #expect(anew.nonce == 2)
         #expect(await chain.fraudProofsSigned == [coin, coin])
     }
 }

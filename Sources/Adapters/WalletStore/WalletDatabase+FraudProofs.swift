@@ -3,6 +3,24 @@ import GRDB
 import Tender
 
 extension WalletDatabase {
+    /// The coins a double spend cost this wallet: each coin it holds that the vault refused
+    /// as spent already (`conflicted`), and every coin its proof consumes (one of them was
+    /// spent twice).
+    public func coinsLostToDoubleSpends() throws -> Set<CoinID> {
+        try read { db in
+            var lost = Set<CoinID>()
+            for coin in try Bytes32.fetchAll(
+                db, sql: "SELECT id FROM coins WHERE state = ?", arguments: [CoinState.conflicted])
+            {
+                lost.insert(coin)
+                for transfer in try Self.proof(db, of: coin).transfers {
+                    lost.formUnion(transfer.transfer.inputs)
+                }
+            }
+            return lost
+        }
+    }
+
     public func fraudProofs() throws -> [CoinID: FraudProofRecord] {
         try read { db in
             var records: [CoinID: FraudProofRecord] = [:]

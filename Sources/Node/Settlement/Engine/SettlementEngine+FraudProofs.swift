@@ -3,18 +3,28 @@ import Tender
 import WalletStore
 
 extension SettlementEngine {
-    /// Sends the vault every double spend this wallet holds evidence of and the vault has not
-    /// on record (Docs/PROTOCOL.md §11, "Fraud proofs"): each signed and recorded before it
-    /// is sent, sent again while unmined, settled when the vault's `doubleSpentBy` has the
-    /// owner on record for the coin. A proof the chain refuses is reported and does not stop the pass.
+    /// Sends the vault the double spends that cost this wallet a coin, of which it holds
+    /// evidence and the vault has no record (Docs/PROTOCOL.md §11, "Fraud proofs"): each
+    /// signed and recorded before it is sent, sent again while unmined, settled when the
+    /// vault's `doubleSpentBy` has the owner on record for the coin. A proof the chain refuses
+    /// is reported and does not stop the pass.
+    ///
+    /// A proof moves no money and its sender pays the gas, so the node pays only where it
+    /// lost: a payer who signs two spends of each coin its payment consumes, then pays, must
+    /// not make the payee burn gas on each. And one proof per double spender: its address is
+    /// on record after the first.
     public func submitFraudProofs(
         events: @Sendable (Event) -> Void = { _ in }
     ) async throws(NodeError) {
         let records = try wallet.fraudProofs()
-        let open = try wallet.evidence().map(\.evidence).filter {
-            records[$0.coin]?.state != .proven
-        }
+        let evidence = try wallet.evidence().map(\.evidence)
+        let unsettled = evidence.filter { records[$0.coin]?.state != .proven }
+        guard !unsettled.isEmpty else { return }
+        let lost = try wallet.coinsLostToDoubleSpends()
+        let open = unsettled.filter { records[$0.coin] != nil || lost.contains($0.coin) }
         guard !open.isEmpty else { return }
+        // Spenders this node has a proof of (sent or on record) already.
+        var covered = Set(evidence.filter { records[$0.coin] != nil }.map(\.spender))
         // Read before the receipts (see `unmined`), and only when a proof was sent.
         let minedNonce =
             open.contains { records[$0.coin] != nil } ? try await chain.minedNonce() : nil
@@ -42,6 +52,7 @@ extension SettlementEngine {
                 }
                 continue
             }
+            guard !covered.contains(evidence.spender) else { continue }
             let nonce = try await nextNonce()
             let signed: (hash: Bytes32, raw: [UInt8])
             do {
@@ -57,6 +68,7 @@ extension SettlementEngine {
             try wallet.recordFraudProof(
                 coin: evidence.coin, hash: signed.hash, raw: signed.raw, chainID: chain.chainID,
                 sender: chain.sender, nonce: nonce, now: now)
+            covered.insert(evidence.spender)
             try await chain.send(raw: signed.raw)
             events(.fraudProofSent(coin: evidence.coin, tx: signed.hash))
         }

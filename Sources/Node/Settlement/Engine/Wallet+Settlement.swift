@@ -104,6 +104,11 @@ extension Wallet {
         try storing { try store.fraudProofs() }
     }
 
+    /// The coins a double spend cost this wallet (`WalletDatabase.coinsLostToDoubleSpends`).
+    public func coinsLostToDoubleSpends() throws(NodeError) -> Set<CoinID> {
+        try storing { try store.coinsLostToDoubleSpends() }
+    }
+
     public func recordFraudProof(
         coin: CoinID, hash: Bytes32, raw: [UInt8], chainID: UInt64, sender: Address,
         nonce: UInt64, now: UInt64
