@@ -422,6 +422,19 @@ extension BadInputTests {
         try expectRefused(
             cli, envelope(ProofBundle(notes: [note], transfers: [dust]), to: bob, amount: 40),
             "a payment of 40 base units without a request is below this payee's floor of 50")
+        // With the coin named, the refusal reads as the payee reads amounts.
+        try cli.ok([
+            "chain", "add", "--data-dir", bobDir, "--id", String(world.domain.chainID), "--vault",
+            world.domain.vault.checksummed, "--rpc", "http://127.0.0.1:9", "--native-symbol",
+            "DEV", "--native-decimals", "2",
+        ])
+        try expectRefused(
+            cli, envelope(ProofBundle(notes: [note], transfers: [dust]), to: bob, amount: 40),
+            "a payment of 0.40 DEV without a request is below this payee's floor of 0.50 DEV")
+        try cli.ok([
+            "chain", "remove", "--data-dir", bobDir, "--id", String(world.domain.chainID),
+            "--vault", world.domain.vault.checksummed,
+        ])
 
         let asked =
             try cli.ok([

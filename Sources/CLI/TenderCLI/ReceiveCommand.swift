@@ -95,10 +95,13 @@ struct ReceiveCommand: AsyncParsableCommand {
                 }
             }
             var delivered: Wallet.Received?
-            try await PaymentExchange(wallet: wallet, clock: global.clock).receive(
-                from: source, key: key, once: true
-            ) { delivery in
-                if case .accepted(let received) = delivery { delivered = received }
+            // A refusal names amounts as the payee reads them (a floor of 0.01 ETH).
+            try await worded(global.host.displayDenominations(for: wallet)) {
+                try await PaymentExchange(wallet: wallet, clock: global.clock).receive(
+                    from: source, key: key, once: true
+                ) { delivery in
+                    if case .accepted(let received) = delivery { delivered = received }
+                }
             }
             guard let received = delivered else { return }
             if output.json {

@@ -208,7 +208,7 @@ public struct BackupRestore: Sendable {
         if lead.requests > 0 { facts.append("\(lead.requests) request(s) issued, payable still") }
         throw NodeError(
             .exists(
-                "the wallet in \(target) is newer than this backup (made at \(archive.created), Unix time): since then it has \(facts.joined(separator: ", ")). Restored, the backup would make spent coins spendable again and take paid payments twice, so it is not restored over it"
+                "the wallet in \(target) is newer than this backup (taken \(UTCTime.format(archive.created))): since then it has \(facts.joined(separator: ", ")). Restored, the backup would make spent coins spendable again and take paid payments twice, so it is not restored over it"
             ),
             note:
                 "restore it into an empty folder only to read it; to move this wallet, back it up now and restore that"

@@ -1,6 +1,7 @@
 import Foundation
 import NodeKit
 import Settlement
+import Tender
 
 /// What a person reads of the sync engine's events: the node's log and `tender sync` say the
 /// same.
@@ -30,7 +31,7 @@ public enum SettlementEventText {
                 ? "the redeem of issuer \(hold.issuer)'s asset \(hold.asset) reverted alone"
                 : "the vault refused coins of issuer \(hold.issuer)'s asset \(hold.asset) for want of collateral"
             line =
-                "held back: \(why); its \(hold.coins) coin(s) wait until \(hold.until) (Unix time) while the others settle"
+                "held back: \(why); its \(hold.coins) coin(s) wait until \(UTCTime.format(hold.until)) while the others settle"
         case .settled(let tx, let redeemed, let conflicted, let expired, let retry):
             line =
                 "settled \(tx.hex): \(redeemed) redeemed, \(conflicted) conflicted, \(expired) expired, \(retry) for the next batch"
