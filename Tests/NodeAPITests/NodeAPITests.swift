@@ -120,6 +120,11 @@ import Testing
                 ("{\"amount\": \"5\", \"asset\": \"0x12\"}", "asset"),
                 ("{\"amount\": \"5\", \"expiresIn\": 0}", "expiresIn"),
                 ("[1, 2]", "not the JSON expected"),
+                // A typo would leave its field at the default, unsaid.
+                (
+                    "{\"amount\": \"5\", \"expires_in\": 60}",
+                    "unknown field \"expires_in\" (the body takes amount, asset, memo, expiresIn)"
+                ),
             ] {
                 let response = try await client.execute(
                     uri: "/api/requests", method: .post, headers: Self.authorized,
@@ -130,6 +135,13 @@ import Testing
                 #expect((answer["reason"] as? String ?? "").contains(reason), "\(body): \(answer)")
             }
             #expect(try bob.incomingPayments().isEmpty)
+            // Over the upload cap: 413, with the reason as every other error has one.
+            let large = try await client.execute(
+                uri: "/api/requests", method: .post, headers: Self.authorized,
+                body: ByteBuffer(string: String(repeating: " ", count: 70_000)))
+            #expect(large.status == .contentTooLarge)
+            #expect(try Self.json(large)["error"] as? String == "too-large")
+            #expect(try Self.json(large)["reason"] as? String == "the body is over 64 KiB")
         }
     }
 

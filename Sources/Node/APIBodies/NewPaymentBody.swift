@@ -23,7 +23,8 @@ public struct NewPaymentBody: Decodable, Sendable {
     public static func read(
         _ bytes: [UInt8], domain: Domain, now: UInt64
     ) throws(BodyRefusal) -> Terms {
-        let body = try JSONBody.decode(NewPaymentBody.self, from: bytes)
+        let body = try JSONBody.decode(
+            NewPaymentBody.self, from: bytes, fields: ["request", "to", "amount", "asset", "memo"])
         if let text = body.request {
             guard body.to == nil, body.amount == nil, body.asset == nil, body.memo == nil else {
                 throw .badRequest("a request fixes the terms: send request alone")

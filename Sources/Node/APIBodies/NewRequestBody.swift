@@ -19,7 +19,8 @@ public struct NewRequestBody: Decodable, Sendable {
     public static func read(
         _ bytes: [UInt8], longestLifetime: UInt64
     ) throws(BodyRefusal) -> Terms {
-        let body = try JSONBody.decode(NewRequestBody.self, from: bytes)
+        let body = try JSONBody.decode(
+            NewRequestBody.self, from: bytes, fields: ["amount", "asset", "memo", "expiresIn"])
         let lifetime = body.expiresIn ?? 900
         guard (1...longestLifetime).contains(lifetime) else {
             throw .badRequest("expiresIn must be 1…\(longestLifetime) seconds")

@@ -1,6 +1,7 @@
 import APIBodies
 import Foundation
 import Hummingbird
+import NIOCore
 import NodeKit
 import PaymentCodes
 import Tender
@@ -195,8 +196,14 @@ public enum APIRouter {
         }
     }
 
-    /// The body's bytes, at most the upload cap.
+    /// The body's bytes, at most the upload cap: a longer one is 413 with the reason.
     static func body(_ request: Request, _ context: APIRequestContext) async throws -> [UInt8] {
-        Array(buffer: try await request.body.collect(upTo: context.maxUploadSize))
+        do {
+            return Array(buffer: try await request.body.collect(upTo: context.maxUploadSize))
+        } catch is NIOTooManyBytesError {
+            throw APIFailure(
+                .contentTooLarge, code: "too-large",
+                reason: "the body is over \(context.maxUploadSize / 1024) KiB")
+        }
     }
 }

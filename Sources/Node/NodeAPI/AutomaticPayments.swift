@@ -56,10 +56,10 @@ enum AutomaticPaymentRoutes {
         }
         api.post("payments/{id}/receipt") { request, context in
             let id = try context.parameters.require("id")
-            let bytes = try await request.body.collect(upTo: context.maxUploadSize)
+            let bytes = try await APIRouter.body(request, context)
             return try advance(id, node) { wallet, requestID, now throws(NodeError) in
                 view(
-                    try wallet.recordReceipt(Array(buffer: bytes), for: requestID, now: now),
+                    try wallet.recordReceipt(bytes, for: requestID, now: now),
                     wallet,
                     node)
             }
