@@ -117,6 +117,12 @@ import Testing
             #expect(
                 (try Self.json(over)["reason"] as? String)?.contains(
                     "(400 base units used, 500 base units left)") == true)
+            // Past the limit and past what the wallet holds: the limit is what it is refused by
+            // (more coins would not make it payable).
+            let beyond = try await Self.post(
+                client, "/api/payments", "{\"to\": \"\(bob)\", \"amount\": \"99999999\"}")
+            #expect(beyond.status == .forbidden)
+            #expect(try Self.json(beyond)["error"] as? String == "over-limit")
 
             let exported = try await Self.post(client, "/api/payments/\(id)/export")
             #expect(exported.status == .ok)

@@ -16,17 +16,11 @@ extension WalletDatabase {
     static func reserveSpending(
         _ db: Database, _ payment: Payment, under limits: [SpendingLimit], now: UInt64
     ) throws {
-        let covering = limits.filter { $0.covers(payee: payment.payee, asset: payment.asset) }
-        guard !covering.isEmpty else {
-            throw WalletStoreError(
-                .overLimit(.uncovered(payee: payment.payee, asset: payment.asset)))
-        }
-        for limit in covering {
-            let use = SpendingLimitUse(limit: limit, used: try used(db, limit, now: now))
-            let (total, overflow) = use.used.addingReportingOverflow(payment.amount)
-            guard !overflow, total <= limit.amount else {
-                throw WalletStoreError(.overLimit(.exceeded(amount: payment.amount, use: use)))
-            }
+        if let refusal = try refusal(
+            db, payee: payment.payee, asset: payment.asset, amount: payment.amount,
+            under: limits, now: now)
+        {
+            throw WalletStoreError(.overLimit(refusal))
         }
         try db.execute(
             sql: """
@@ -36,6 +30,35 @@ extension WalletDatabase {
             arguments: [
                 payment.requestID, payment.payee, payment.asset, payment.amount, now.column,
             ])
+    }
+
+    /// Why `limits` would refuse a payment of `amount` to `payee` in `asset` now, or nil: read
+    /// before the coins are chosen, so a payment over its limit is said to be, whatever the
+    /// coins. `reserveSpending` checks again where it counts.
+    public func spendingRefusal(
+        payee: Address, asset: Address, amount: Amount, under limits: [SpendingLimit],
+        now: UInt64
+    ) throws -> SpendingRefusal? {
+        try read { db in
+            try Self.refusal(
+                db, payee: payee, asset: asset, amount: amount, under: limits, now: now)
+        }
+    }
+
+    private static func refusal(
+        _ db: Database, payee: Address, asset: Address, amount: Amount,
+        under limits: [SpendingLimit], now: UInt64
+    ) throws -> SpendingRefusal? {
+        let covering = limits.filter { $0.covers(payee: payee, asset: asset) }
+        guard !covering.isEmpty else { return .uncovered(payee: payee, asset: asset) }
+        for limit in covering {
+            let use = SpendingLimitUse(limit: limit, used: try used(db, limit, now: now))
+            let (total, overflow) = use.used.addingReportingOverflow(amount)
+            guard !overflow, total <= limit.amount else {
+                return .exceeded(amount: amount, use: use)
+            }
+        }
+        return nil
     }
 
     /// A cancelled payment never left the node: it no longer counts against any limit.

@@ -28,6 +28,16 @@ extension Wallet {
         guard payee != .zero else {
             throw NodeError(.usage("the zero address cannot be paid: it belongs to no one"))
         }
+        // Over its limits, a payment is refused as such, whatever the coins would say
+        // (none spendable now, or some reserved by a payment left prepared).
+        if let spendingLimits,
+            let refusal = try storing({
+                try store.spendingRefusal(
+                    payee: payee, asset: asset, amount: amount, under: spendingLimits, now: now)
+            })
+        {
+            throw NodeError(.overLimit(refusal))
+        }
         // Coins are chosen in a read and reserved in the write that records the payment:
         // another payment may take a chosen coin in between, or hand its change over between
         // the read that found no coin and the one that says why. Choosing again is then all
