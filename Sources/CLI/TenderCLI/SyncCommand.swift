@@ -120,10 +120,24 @@ struct SyncCommand: AsyncParsableCommand {
 
     private func report(_ results: [Settling.Outcome], log: SyncLog) throws {
         let total = { (state: CoinState) in results.reduce(0) { $0 + $1.count(state) } }
+        // Issuers' assets whose coins wait (a batch of theirs reverted alone, or the vault
+        // found their issuer short of collateral), as the store has them after the run.
+        let now = global.clock.now()
+        let holds = results.map { result in
+            (try? global.host.openWallet(for: result.domain).redeemHolds(now: now)) ?? []
+        }
         if output.json {
             try printJSON([
-                "chains": results.map { result -> [String: Any] in
+                "chains": zip(results, holds).map { result, held -> [String: Any] in
                     var item: [String: Any] = [
+                        "heldBack": held.map { hold -> [String: Any] in
+                            [
+                                "issuer": hold.issuer.checksummed,
+                                "asset": hold.asset.checksummed, "coins": hold.coins,
+                                "until": hold.until,
+                                "reason": hold.reason == .reverted ? "reverted" : "uncovered",
+                            ]
+                        },
                         "chainId": result.domain.chainID, "vault": result.domain.vault.checksummed,
                         "openTransactions": result.open,
                         "coins": Dictionary(
@@ -137,6 +151,7 @@ struct SyncCommand: AsyncParsableCommand {
                 },
                 "openTransactions": results.reduce(0) { $0 + $1.open }, "events": log.lines,
                 "waitingForGas": log.waitingForGas,
+                "heldBack": holds.reduce(0) { $0 + $1.reduce(0) { $0 + $1.coins } },
                 "coins": Dictionary(
                     uniqueKeysWithValues: Settling.Outcome.reported.map {
                         ($0.rawValue, total($0))
@@ -144,7 +159,7 @@ struct SyncCommand: AsyncParsableCommand {
             ])
             return
         }
-        for result in results {
+        for (result, held) in zip(results, holds) {
             let chain = "Chain \(result.domain.chainID), vault \(result.domain.vault)"
             if let failure = result.failure {
                 print("\(chain): not settled: \(Failure.describe(failure).0)")
@@ -153,6 +168,15 @@ struct SyncCommand: AsyncParsableCommand {
             print(
                 "\(chain): \(result.count(.redeemed)) coins redeemed, \(result.count(.redeeming)) in redeem transactions, \(result.count(.conflicted)) conflicted, \(result.count(.expired)) expired, \(result.count(.unspent)) unspent; \(result.open) transaction(s) still open."
             )
+            for hold in held {
+                let why =
+                    hold.reason == .reverted
+                    ? "a batch of them alone reverted"
+                    : "the vault found the issuer short of collateral"
+                print(
+                    "  held back: \(hold.coins) coin(s) of issuer \(hold.issuer)'s asset \(hold.asset) until \(UTCTime.format(hold.until)) (\(why))"
+                )
+            }
         }
     }
 }
