@@ -258,5 +258,18 @@ echo "$text"
 grep -q "held back: 1 coin(s) of issuer .* (the vault found the issuer short of collateral)" <<<"$text" \
     || fail "the text does not say the hold: $text"
 
+step "a sync that stops at --timeout with a redeem still open says so; the next settles it"
+# On chain 31337, whose issuer has collateral left (31338's is held back above).
+t issuer issue --data-dir "$work/issuer" --rpc "$rpc" --vault "$vault" --chain-id 31337 \
+    --to "$carol" --amount 1000 --out "$work/carol-late.tender" >/dev/null
+t receive "$work/carol-late.tender" --data-dir "$work/carol" >/dev/null
+text=$(t sync --data-dir "$work/carol" --chain-id 31337 --confirmations 50 --timeout 1 --interval 0.2)
+echo "$text"
+grep -q -- "--timeout 1 s reached: 1 transaction(s) still wait for their blocks" <<<"$text" \
+    || fail "the timeout was not said: $text"
+settled=$(t sync --data-dir "$work/carol" --chain-id 31337 --confirmations 1 --json)
+[ "$(echo "$settled" | json '["openTransactions"]')" = 0 ] || fail "late: $settled"
+[ "$(echo "$settled" | json '["coins"]["unspent"]')" = 0 ] || fail "late: $settled"
+
 echo
 echo "chain lab: passed in $(($(date +%s) - started)) s"

@@ -168,6 +168,13 @@ struct SyncCommand: AsyncParsableCommand {
             print(
                 "\(chain): \(result.count(.redeemed)) coins redeemed, \(result.count(.redeeming)) in redeem transactions, \(result.count(.conflicted)) conflicted, \(result.count(.expired)) expired, \(result.count(.unspent)) unspent; \(result.open) transaction(s) still open."
             )
+            if result.open > 0, !once, !watch {
+                // Not a failure: the transactions are recorded, and the next sync settles them.
+                let seconds = timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)
+                print(
+                    "  --timeout \(seconds) s reached: \(result.open) transaction(s) still wait for their blocks; `tender sync` again settles them (nothing is lost)"
+                )
+            }
             for hold in held {
                 let why =
                     hold.reason == .reverted
