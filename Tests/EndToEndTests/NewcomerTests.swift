@@ -51,7 +51,7 @@ import Testing
         let cli = try CLI()
         let created = try cli.ok(["init", "--data-dir", cli.path("w"), "--scrypt-n", "1024"])
         #expect(created.stdout.contains("not its coins"))
-        #expect(created.stdout.contains("back up the data directory"))
+        #expect(created.stdout.contains("back them up with `tender backup --out FILE`"))
     }
 
     @Test func pathsThatAreNotWhatTheySeemAreNamed() throws {

@@ -62,7 +62,7 @@ struct InitCommand: ParsableCommand {
                 print("Chain \(domain.chainID), vault \(domain.vault)")
                 if !restore {
                     print(
-                        "Recovery words (write them down): they restore this wallet's key and address on any device, not its coins. The coins are in \(host.directory.database): back up the data directory too."
+                        "Recovery words (write them down): they restore this wallet's key and address on any device, not its coins. The coins are in \(host.directory.database): back them up with `tender backup --out FILE` (Docs/BACKUP.md)."
                     )
                     print(mnemonic.phrase)
                 } else {
