@@ -502,11 +502,23 @@ final class EventLog: Sendable {
     }
 
     /// Bob redeems the coins Alice paid him and the vault refuses them as spent already (she
-    /// spent the note again, and that spend was redeemed first): the pass that settles the
-    /// refusal sends what it sends.
+    /// spent the note again, and that spend was redeemed first: unless `redeemedElsewhere` is
+    /// false, the vault shows each note's coin consumed by her other spend): the pass that
+    /// settles the refusal sends what it sends.
     func bobLoses(
-        _ bob: Wallet, on chain: ScriptedChain, _ engine: SettlementEngine, _ events: EventLog
+        _ bob: Wallet, on chain: ScriptedChain, _ engine: SettlementEngine, _ events: EventLog,
+        redeemedElsewhere: Bool = true
     ) async throws {
+        if redeemedElsewhere {
+            for evidence in try bob.evidence().map(\.evidence) {
+                let ours = try bob.seenSpendDigests(of: [evidence.coin])[evidence.coin]
+                let digests: [Bytes32] = [evidence.first, evidence.second].map {
+                    $0.transfer.digest(in: world.domain)
+                }
+                let other: Bytes32 = try #require(digests.first { $0 != ours })
+                await chain.consume(evidence.coin, by: other)
+            }
+        }
         _ = try await engine.pass()
         let redeem = try #require(try bob.openRedeems().first)
         await chain.mine(redeem.hash, fates: redeem.coins.map { ($0, .rejected(7)) })
@@ -549,6 +561,22 @@ final class EventLog: Sendable {
         #expect(await chain.sent.count == sent + 1)
     }
 
+    /// A coin refused, and evidence of double spends in its proof that the vault does not show
+    /// (a payer's keys each signing a second spend of their coin, none redeemed): nothing sent.
+    @Test func evidenceTheVaultDoesNotShowIsNotSent() async throws {
+        let (bob, coin) = try bobWithEvidence()
+        let chain = ScriptedChain(vault: world.domain.vault)
+        let engine = SettlementEngine(wallet: bob, chain: chain, clock: node.clock)
+        try await bobLoses(bob, on: chain, engine, EventLog(), redeemedElsewhere: false)
+        #expect(try bob.fraudProofs().isEmpty)
+        #expect(await chain.fraudProofsSigned.isEmpty)
+        // Consumed on chain by the very transfer Bob's proof holds: no double spend, nothing.
+        let ours = try #require(try bob.seenSpendDigests(of: [coin])[coin])
+        await chain.consume(coin, by: ours)
+        try await engine.submitFraudProofs()
+        #expect(await chain.fraudProofsSigned.isEmpty)
+    }
+
     /// Two notes Alice spent twice each, both costing Bob: her address goes on record once.
     @Test func oneProofPerDoubleSpender() async throws {
         let (bob, first) = try bobWithEvidence(serial: 1)
@@ -556,6 +584,7 @@ final class EventLog: Sendable {
         let chain = ScriptedChain(vault: world.domain.vault)
         let engine = SettlementEngine(wallet: bob, chain: chain, clock: node.clock)
         try await bobLoses(bob, on: chain, engine, EventLog())
+        #expect(try bob.coinStates().values.filter { $0 == .conflicted }.count == 2)
         let signed = await chain.fraudProofsSigned
         #expect(signed.count == 1 && [first, second].contains(signed[0]))
         try await engine.submitFraudProofs()

@@ -167,6 +167,7 @@ import Testing
         let (bundle, toBob) = twoHops()
         let verified = try world.verifier.verify(bundle, now: world.now)
         let held = Array(world.outputs(of: toBob).prefix(2))
+        let orphan = try Bytes32([UInt8](repeating: 0x0C, count: 32))
         let queue = try bobsWallet(at: file, upTo: "v12: redeem trouble")
         try queue.write { db in
             try WalletDatabase.recordProof(db, verified, keeping: held, now: 1)
@@ -191,6 +192,21 @@ import Testing
                         item.expiry.column, item.depth, Data(repeating: 7, count: 32),
                     ])
             }
+            // A coin in a redeem transaction, of an older store that kept no origin for it.
+            let tx = Data(repeating: 9, count: 32)
+            try db.execute(
+                sql: """
+                    INSERT INTO coins(id, owner, issuer, asset, amount, expiry, depth, state,
+                        source, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, 1, 'redeeming', 'received', 1);
+                    INSERT INTO redeem_transactions(hash, chain_id, vault, sender, nonce, raw, state,
+                        created_at, updated_at) VALUES (?, 31337, ?, ?, 0, x'00', 'signed', 1, 1);
+                    INSERT INTO redeem_coins(coin, tx) VALUES (?, ?);
+                    """,
+                arguments: [
+                    orphan, world.bob, world.issuer, Address.zero, Amount(5), world.expiry.column,
+                    tx, world.domain.vault, world.bob, orphan, tx,
+                ])
         }
         #expect(
             try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM coin_origins") }
@@ -208,6 +224,15 @@ import Testing
             try store.read { db in try db.indexes(on: "spends").map(\.name) }.allSatisfy {
                 $0 != "spends_by_transfer"
             })
+        #expect(try store.read { db in try db.foreignKeys(on: "spends").isEmpty })
+        // Every row kept: the one without an origin as such, still in its redeem.
+        let kept = try store.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT origin IS NULL AS bare, state FROM coins WHERE id = ?",
+                arguments: [orphan])
+        }
+        #expect(kept?["bare"] == true && kept?["state"] == "redeeming")
+        #expect(try count(store, "redeem_coins") == 1 && (try count(store, "coins")) == 3)
         // The held coins name their origin in their rows; coin_origins keeps the two spent.
         #expect(try count(store, "coin_origins") == 2)
         #expect(

@@ -288,12 +288,23 @@ enum Schema {
         // the coins a proof reaches that the wallet does not hold); the columns nothing read
         // (owner, always the wallet's own address; source, which change_of says; received_in)
         // go; the reservation and change indexes hold only the coins that have one. And the
-        // index from a transfer to the coins it spends goes: a proof is walked through the
-        // inputs written in each transfer's body (WalletDatabase.proof).
+        // index from a transfer to the coins it spends goes (with the foreign key that needed
+        // it): a proof is walked through the inputs written in each transfer's body
+        // (WalletDatabase.proof).
         migrator.registerMigration("v13: compact coins") { db in
             try db.execute(
                 sql: """
-                    DROP INDEX spends_by_transfer;
+                    -- The seen-set without its foreign key to transfers: with no index from
+                    -- a transfer to its spends, deleting a transfer (a cancelled payment's)
+                    -- would scan every spend to check it. Spends are written with their
+                    -- transfer, in one transaction, and deleted before it.
+                    CREATE TABLE spends_v13 (
+                        coin BLOB PRIMARY KEY NOT NULL CHECK (length(coin) = 32),
+                        transfer BLOB NOT NULL CHECK (length(transfer) = 32)
+                    ) STRICT, WITHOUT ROWID;
+                    INSERT INTO spends_v13(coin, transfer) SELECT coin, transfer FROM spends;
+                    DROP TABLE spends;
+                    ALTER TABLE spends_v13 RENAME TO spends;
 
                     CREATE TABLE addresses (
                         ref INTEGER PRIMARY KEY,

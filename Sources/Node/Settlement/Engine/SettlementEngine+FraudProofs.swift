@@ -10,9 +10,12 @@ extension SettlementEngine {
     /// is reported and does not stop the pass.
     ///
     /// A proof moves no money and its sender pays the gas, so the node pays only where it
-    /// lost: a payer who signs two spends of each coin its payment consumes, then pays, must
-    /// not make the payee burn gas on each. And one proof per double spender: its address is
-    /// on record after the first.
+    /// lost: a coin of its own refused by the vault (`conflicted`), and in that coin's proof
+    /// the very coin the vault shows spent by another transfer than the one the proof holds.
+    /// A payer who signs two spends of each coin its payment consumes (under as many keys as
+    /// it likes), then pays, makes the payee pay nothing: each proof the payee sends answers
+    /// a double spend the payer redeemed on chain. And one proof per double spender: its
+    /// address is on record after the first.
     public func submitFraudProofs(
         events: @Sendable (Event) -> Void = { _ in }
     ) async throws(NodeError) {
@@ -21,7 +24,19 @@ extension SettlementEngine {
         let unsettled = evidence.filter { records[$0.coin]?.state != .proven }
         guard !unsettled.isEmpty else { return }
         let lost = try wallet.coinsLostToDoubleSpends()
-        let open = unsettled.filter { records[$0.coin] != nil || lost.contains($0.coin) }
+        let fresh = unsettled.filter { records[$0.coin] == nil && lost.contains($0.coin) }
+        var shown = Set<CoinID>()
+        if !fresh.isEmpty {
+            let coins = fresh.map(\.coin)
+            let onChain = try await chain.consumed(vault: wallet.domain.vault, coins: coins)
+            let ours = try wallet.seenSpendDigests(of: coins)
+            shown = Set(
+                coins.filter { coin in
+                    let spender = onChain[coin] ?? .zero
+                    return spender != .zero && spender != ours[coin]
+                })
+        }
+        let open = unsettled.filter { records[$0.coin] != nil || shown.contains($0.coin) }
         guard !open.isEmpty else { return }
         // Spenders this node has a proof of (sent or on record) already.
         var covered = Set(evidence.filter { records[$0.coin] != nil }.map(\.spender))

@@ -104,6 +104,13 @@ extension Wallet {
         try storing { try store.fraudProofs() }
     }
 
+    /// The transfer this wallet saw spend each of `coins` (its seen-set), by digest.
+    public func seenSpendDigests(of coins: [CoinID]) throws(NodeError) -> [CoinID: Bytes32] {
+        try storing { try store.seenSpends(of: coins) }.mapValues {
+            $0.transfer.digest(in: domain)
+        }
+    }
+
     /// The coins a double spend cost this wallet (`WalletDatabase.coinsLostToDoubleSpends`).
     public func coinsLostToDoubleSpends() throws(NodeError) -> Set<CoinID> {
         try storing { try store.coinsLostToDoubleSpends() }
