@@ -135,7 +135,7 @@ struct SyncCommand: AsyncParsableCommand {
                                 "issuer": hold.issuer.checksummed,
                                 "asset": hold.asset.checksummed, "coins": hold.coins,
                                 "until": hold.until,
-                                "reason": hold.reason == .reverted ? "reverted" : "uncovered",
+                                "reason": hold.reason.rawValue,
                             ]
                         },
                         "chainId": result.domain.chainID, "vault": result.domain.vault.checksummed,

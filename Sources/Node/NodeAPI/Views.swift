@@ -63,7 +63,7 @@ struct HeldBackView: Codable, Equatable {
         asset = hold.asset.checksummed
         coins = hold.coins
         until = hold.until
-        reason = hold.reason == .reverted ? "reverted" : "uncovered"
+        reason = hold.reason.rawValue
     }
 }
 

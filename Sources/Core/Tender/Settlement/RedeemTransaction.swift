@@ -126,8 +126,8 @@ public enum CoinSettlement: Sendable, Equatable {
 /// `until` (a token refusing its payout on a vault that reverts for it, say), and the other
 /// coins settle meanwhile.
 public struct RedeemHold: Sendable, Equatable {
-    /// Why an asset is held back.
-    public enum Reason: Sendable, Equatable {
+    /// Why an asset is held back (its raw value names it in the API and `sync --json`).
+    public enum Reason: String, Sendable, Equatable {
         /// A batch of it alone reverted.
         case reverted
         /// The vault refused its coins for want of the issuer's collateral.
