@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian machine if needed, builds, and runs every test: the Swift test suites,
 # the vault contract's suite on the dev chain (Contracts/test.sh, with its gas figures), the
-# CLI's settlement end to end on two dev chains (Tests/ChainLab), `tender node` through its
+# CLI's settlement end to end on two dev chains (Tests/ChainLab), a deployment as the documents
+# give it on a vault not at the default address (Tests/DeploymentLab), `tender node` through its
 # HTTP API on a dev chain, its point-of-sale page in headless Chromium and a kill -9 soak
 # (Tests/NodeLab), backup and restore of a running node (Tests/Backup), the .deb installed
 # with its hardened unit, udev rules and D-Bus policy checked (Tests/Hardware), then
@@ -115,6 +116,7 @@ swift_tests() { swift test --skip-build 2>&1 | tee .build/test-output.txt; }
 step swift-test swift_tests
 step contracts bash Contracts/test.sh --quick
 step chain-lab bash Tests/ChainLab/settle-tests.sh
+step deployment-lab bash Tests/DeploymentLab/deploy-tests.sh
 step node-lab bash Tests/NodeLab/node-tests.sh
 step pos-lab bash Tests/NodeLab/pos-tests.sh
 step soak python3 Tests/NodeLab/soak.py --seconds 60

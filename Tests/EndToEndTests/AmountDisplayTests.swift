@@ -134,19 +134,31 @@ import Testing
             Self.vault, "--rpc", "http://127.0.0.1:9", "--native-symbol", "DEV",
             "--native-decimals", "2",
         ])
+        // Its endpoint does not answer: the collateral cannot be checked, and the issuer
+        // is told so; --offline issues without it.
+        let unchecked = try cli.run([
+            "issuer", "issue", "--data-dir", cli.path("issuer"), "--chain-id", "31337", "--vault",
+            Self.vault, "--to", me, "--amount", "1.50", "--out", cli.path("dev-notes"),
+        ])
+        #expect(
+            unchecked.status == 74 && unchecked.stderr.contains("--offline"), "\(unchecked.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.path("dev-notes")))
         let dev = try cli.ok([
             "issuer", "issue", "--data-dir", cli.path("issuer"), "--chain-id", "31337", "--vault",
             Self.vault, "--to", me, "--amount", "1.50", "--out", cli.path("dev-notes"), "--json",
+            "--offline",
         ])
         #expect(dev.json["total"] as? String == "150")
-        // A folder that is neither a wallet's nor an issuer's is not written into.
-        try FileManager.default.createDirectory(
-            atPath: cli.path("plain"), withIntermediateDirectories: false)
-        let plain = try cli.run([
+        // A folder without a wallet yet takes the registry first: `init` then reads it
+        // (DomainTests), and nobody but its owner reads it.
+        let plain = try cli.ok([
             "chain", "add", "--data-dir", cli.path("plain"), "--id", "31337", "--vault",
             Self.vault, "--rpc", "http://127.0.0.1:9",
         ])
-        #expect(plain.status == 66 && plain.stderr.contains("no wallet at"))
-        #expect(!FileManager.default.fileExists(atPath: cli.path("plain/chains.toml")))
+        #expect(plain.stderr.contains("the vault is not checked"), "\(plain.stderr)")
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: cli.path("plain"))[
+                .posixPermissions] as? Int
+        #expect(mode == 0o700)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import NodeHost
 import NodeKit
 import Posix
+import Settlement
 import Tender
 import TenderTestSupport
 import Testing
@@ -26,6 +27,7 @@ import Testing
             enabled = false
             interval = 5
             replace-after = 60
+            redeem = "unpayable"
             [payee]
             bluetooth = "off"
             name = "Ana's stall"
@@ -38,6 +40,7 @@ import Testing
         #expect(settings.tokenFile == "/etc/tender/token")
         #expect(settings.hosts == ["till.example", "stall-2"])
         #expect(!settings.syncEnabled && settings.syncInterval == 5 && settings.replaceAfter == 60)
+        #expect(settings.redeem == .unpayable)
         #expect(settings.bluetooth == .off && settings.payeeName == "Ana's stall")
         #expect(settings.camera == "/dev/video2")
         #expect(settings.logLevel == .debug && settings.logFormat == .json)
@@ -96,7 +99,7 @@ import Testing
     @Test(arguments: [
         (
             "[sync]\nintervall = 5",
-            "unknown key sync.intervall (known in [sync]: enabled, interval, replace-after)"
+            "unknown key sync.intervall (known in [sync]: enabled, interval, replace-after, redeem)"
         ),
         ("[chain]\nid = 1", "unknown section [chain]"),
         ("sync = 3", "sync must be a section"),
@@ -128,6 +131,7 @@ import Testing
         ("[sync]\ninterval = nan", "sync.interval must be 0.1…86400 seconds"),
         ("[sync]\nreplace-after = 1e-300", "sync.replace-after must be whole seconds"),
         ("[sync]\nreplace-after = inf", "sync.replace-after must be whole seconds"),
+        ("[sync]\nredeem = \"some\"", "sync.redeem must be all, unpayable or none, got 'some'"),
     ])
     func eachMistakeIsNamed(text: String, reason: String) {
         #expect {
@@ -161,6 +165,31 @@ import Testing
                 "", name: "node.toml", environment: ["TENDER_SYNC_INTERVAL": "soon"])
         } throws: { error in
             "\(error)".contains("TENDER_SYNC_INTERVAL must be a number, got 'soon'")
+        }
+    }
+
+    /// A mistyped variable is refused, as a mistyped key in the file is; other TENDER_
+    /// variables (the data directory, the passphrase) are not settings of the node.
+    @Test func aMistypedEnvironmentVariableIsRefusedByName() throws {
+        #expect {
+            _ = try NodeConfiguration.parse(
+                "", name: "node.toml", environment: ["TENDER_SYNC_INTERVALL": "10"])
+        } throws: { error in
+            "\(error)".contains("unknown setting TENDER_SYNC_INTERVALL in the environment")
+                && "\(error)".contains("TENDER_SYNC_INTERVAL")
+        }
+        let settings = try NodeConfiguration.parse(
+            "", name: "node.toml",
+            environment: ["TENDER_HOME": "/var/lib/tender", "TENDER_SYNC_REDEEM": "none"])
+        #expect(settings.redeem == .none)
+    }
+
+    @Test func onlyLoopbackAndUnixSocketsAreLocal() throws {
+        for text in ["127.0.0.1:8737", "localhost:8737", "[::1]:8737", "unix:/run/tender.sock"] {
+            #expect(try ListenAddress(text).isLocal, "\(text)")
+        }
+        for text in ["0.0.0.0:8737", "192.168.1.20:8737", "[::]:8737"] {
+            #expect(try !ListenAddress(text).isLocal, "\(text)")
         }
     }
 }

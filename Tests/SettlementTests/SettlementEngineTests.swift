@@ -172,6 +172,87 @@ extension Wallet {
     }
 }
 
+/// Which coins a sync redeems, and what it does when the gas is not there
+/// (Docs/PROTOCOL.md §11, "Who redeems").
+@Suite struct RedeemPolicyTests {
+    let node = Node()
+    var world: World { node.world }
+
+    /// Alice holds a coin for 30 days and one for 1 day.
+    func alice() throws -> (Wallet, far: CoinID, near: CoinID) {
+        let alice = try node.wallet(world.aliceKey)
+        let now = node.clock.now()
+        let far = world.note(30, serial: 1, expiry: now + 30 * 86_400)
+        let near = world.note(20, serial: 2, expiry: now + 86_400)
+        let payment = world.payment(
+            ProofBundle(notes: [far, near]), to: world.alice, amount: 50,
+            requestID: node.requestID(0xEE))
+        _ = try alice.receive(
+            Envelope(domain: world.domain, message: .payment(payment)).encoded(),
+            key: world.aliceKey, now: now)
+        return (alice, far.coinID(in: world.domain), near.coinID(in: world.domain))
+    }
+
+    func engine(
+        _ wallet: Wallet, _ chain: ScriptedChain, _ policy: RedeemPolicy
+    )
+        -> SettlementEngine
+    {
+        var engine = SettlementEngine(
+            wallet: wallet, chain: chain, clock: node.clock, confirmations: 1)
+        engine.redeem = policy
+        return engine
+    }
+
+    @Test func aPayerRedeemsOnlyTheCoinsItCanNoLongerPayWith() async throws {
+        let (alice, far, near) = try alice()
+        let chain = ScriptedChain(vault: world.domain.vault)
+        #expect(try await engine(alice, chain, .unpayable).pass() == 1)
+        let redeem = try #require(try alice.openRedeems().first)
+        #expect(redeem.coins == [near])
+        #expect(try alice.states(of: [far, near]) == [.unspent, .redeeming])
+    }
+
+    @Test func aPayeeRedeemsEveryCoinAndNoneOnlyReads() async throws {
+        let (alice, far, near) = try alice()
+        let chain = ScriptedChain(vault: world.domain.vault)
+        #expect(try await engine(alice, chain, .none).pass() == 0)
+        #expect(await chain.signed == 0)
+        #expect(try await engine(alice, chain, .all).pass() == 1)
+        let redeem = try #require(try alice.openRedeems().first)
+        #expect(Set(redeem.coins) == [far, near])
+    }
+
+    /// Without the gas for a batch nothing is recorded or sent: the coins stay spendable and
+    /// the refusal names the account, the chain and both amounts.
+    @Test func withoutGasNothingIsRecordedAndTheCoinsStaySpendable() async throws {
+        let (alice, far, near) = try alice()
+        let chain = ScriptedChain(vault: world.domain.vault)
+        await chain.setFunds(held: 999, cost: 1_000)
+        do {
+            _ = try await engine(alice, chain, .all).pass()
+            Issue.record("a batch went out without its gas")
+        } catch {
+            guard case .noGas(let account, let chainID, let needed, let held) = error.kind else {
+                Issue.record("not a no-gas refusal: \(error)")
+                return
+            }
+            #expect(account == chain.sender && chainID == 31337)
+            #expect(needed == 1_000 && held == 999)
+            #expect(error.description.contains("no gas: \(chain.sender) holds 999"))
+            #expect(error.description.contains("nothing was sent"))
+        }
+        #expect(await chain.sent.isEmpty)
+        #expect(try alice.openRedeems().isEmpty)
+        #expect(try alice.states(of: [far, near]) == [.unspent, .unspent])
+        #expect(try alice.balances(now: node.clock.now())[.zero]?.spendable == 50)
+
+        await chain.setFunds(held: 1_000, cost: 1_000)
+        #expect(try await engine(alice, chain, .all).pass() == 1)
+        #expect(await chain.sent.count == 1)
+    }
+}
+
 /// A chain that mines, reorgs and fails when the test says: the vault's verdicts are given per
 /// coin, as the logs a real vault emits.
 actor ScriptedChain: SettlementChain {
@@ -193,6 +274,17 @@ actor ScriptedChain: SettlementChain {
     init(vault: Address) { self.vault = vault }
 
     func failSends(_ count: Int) { failing = count }
+
+    /// What the sender holds, and what any transaction may cost (`funds(toSend:)`); set by a
+    /// test (everything is paid for until then).
+    private(set) var held: Amount = .max
+    private(set) var cost: Amount = 0
+
+    func setFunds(held: Amount, cost: Amount) { (self.held, self.cost) = (held, cost) }
+
+    func funds(toSend raw: [UInt8]) async throws(NodeError) -> (needed: Amount, held: Amount) {
+        (cost, held)
+    }
 
     /// What `gasPrice()` answers; set by a test (free until then).
     private(set) var price: Amount = 0

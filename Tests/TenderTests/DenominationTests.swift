@@ -67,6 +67,14 @@ import Testing
         for text in ["", " ", ".", "-1", "+1", "1.2.3", "1,000", "USDC", "0x10", "½", "١٢"] {
             #expect(refusal(usdc, text).contains("is not an amount"), "\(text)")
         }
+        // Each common mistake named (Docs/OPERATIONS.md, "Amounts").
+        for (text, named) in [
+            ("12,50", "a point, not a comma"), ("1,250", "no thousands separators"),
+            ("1e3", "no exponents"), ("-1", "never negative"), ("1 000", "no spaces inside"),
+            ("0.1 USDT", "'USDT' is not this asset's symbol"), ("1.2.3", "one point at most"),
+        ] {
+            #expect(refusal(usdc, text).contains(named), "\(text): \(refusal(usdc, text))")
+        }
         #expect(
             refusal(.baseUnits, "340282366920938463463374607431768211456").contains("more than"))
         #expect(refusal(eth, "340282366920938463464").contains("more than"))

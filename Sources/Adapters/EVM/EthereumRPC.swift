@@ -127,6 +127,12 @@ public struct EthereumRPC: Sendable {
             }
         }
         if error is CancellationError { return .cancelled }
+        // The system's word for a refused or unroutable connection, not swift-nio's wrapping
+        // of it ("connection reset (error set): Connection refused (errno: 111)").
+        if let error = error as? IOError {
+            return .unreachable(
+                endpoint: endpoint, reason: String(cString: strerror(error.errnoCode)).lowercased())
+        }
         return .unreachable(endpoint: endpoint, reason: String(describing: error))
     }
 }

@@ -17,8 +17,10 @@ extension WalletDatabase {
             let rows = try Row.fetchCursor(
                 db,
                 sql:
-                    "SELECT asset, amount, state, expiry FROM coin_details WHERE state IN (?, ?, ?)",
-                arguments: [CoinState.unspent, CoinState.reserved, CoinState.redeeming]
+                    "SELECT asset, amount, state, expiry FROM coin_details WHERE state IN (?, ?, ?, ?)",
+                arguments: [
+                    CoinState.unspent, CoinState.reserved, CoinState.redeeming, CoinState.redeemed,
+                ]
             )
             while let row = try rows.next() {
                 let asset = try row.decode(Address.self, forColumn: "asset")
@@ -36,6 +38,8 @@ extension WalletDatabase {
                 case .reserved:
                     balance.pending = addSaturating(balance.pending, amount)
                     balance.reserved = addSaturating(balance.reserved, amount)
+                case .redeeming: balance.redeeming = addSaturating(balance.redeeming, amount)
+                case .redeemed: balance.redeemed = addSaturating(balance.redeemed, amount)
                 default: break
                 }
                 if (state == .unspent && expiry > now) || state == .redeeming {
@@ -59,6 +63,26 @@ extension WalletDatabase {
                     balance.inDoubt = addSaturating(balance.inDoubt, amount)
                 }
                 result[asset] = balance
+            }
+            return result
+        }
+    }
+
+    /// The asset of each of `coins` this wallet holds or held (what a redeem paid out in).
+    public func assets(of coins: [CoinID]) throws -> [CoinID: Address] {
+        try read { db in
+            var result: [CoinID: Address] = [:]
+            // In chunks: SQLite takes at most 32,766 parameters a statement.
+            for start in stride(from: 0, to: coins.count, by: 500) {
+                let chunk = coins[start..<min(start + 500, coins.count)]
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT id, asset FROM coin_details WHERE id IN (\(marks))",
+                    arguments: StatementArguments(Array(chunk)))
+                for row in rows {
+                    result[try row.decode(Bytes32.self, forColumn: "id")] = try row.decode(
+                        Address.self, forColumn: "asset")
+                }
             }
             return result
         }

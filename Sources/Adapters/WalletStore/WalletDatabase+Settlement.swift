@@ -8,20 +8,30 @@ extension WalletDatabase {
     /// payment is handed over, and from then on its transfer may be on chain anyway).
     /// `isolated`: the coin's issuer and asset had a redeem revert; it goes in a batch of its
     /// own. Coins of an issuer's asset held back (`RedeemHold`) wait until its time.
+    /// `unpayableOnly`: only coins that expire by `expiringBy` or sit at `depth` `maxHops` or
+    /// deeper (a payer keeps the coins it can still pay with).
     public func redeemable(
-        now: UInt64, limit: Int
+        now: UInt64, limit: Int, unpayableOnly: (expiringBy: UInt64, maxHops: Int)? = nil
     ) throws -> [(coin: CoinID, proof: ProofBundle, isolated: Bool, asset: Address, amount: Amount)]
     {
         try read { db in
+            var arguments: StatementArguments = [
+                CoinState.unspent.rawValue, now.column, now.column,
+            ]
+            var unpayable = ""
+            if let unpayableOnly {
+                unpayable = " AND (c.expiry <= ? OR c.depth >= ?)"
+                arguments += [unpayableOnly.expiringBy.column, unpayableOnly.maxHops]
+            }
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT c.id, c.asset, c.amount, t.reverts IS NOT NULL AS isolated FROM coin_details c
                         LEFT JOIN redeem_trouble t ON t.issuer = c.issuer AND t.asset = c.asset
-                        WHERE c.state = ? AND c.expiry > ? AND (t.retry_at IS NULL OR t.retry_at <= ?)
+                        WHERE c.state = ? AND c.expiry > ? AND (t.retry_at IS NULL OR t.retry_at <= ?)\(unpayable)
                         ORDER BY c.seq LIMIT ?
                     """,
-                arguments: [CoinState.unspent.rawValue, now.column, now.column, limit])
+                arguments: arguments + [limit])
             return try rows.map { row in
                 let coin: Bytes32 = row["id"]
                 return (

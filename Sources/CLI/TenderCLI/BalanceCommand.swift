@@ -9,7 +9,8 @@ struct BalanceCommand: ParsableCommand {
             "Show spendable, expiring, expired, pending, in-doubt and unsettled amounts per asset.",
         discussion: """
             The home domain's first (`assets` in --json), then each other domain the node \
-            holds coins in (`domains` in --json lists all of them).
+            holds coins in (`domains` in --json lists all of them). What was redeemed (paid \
+            by the vault to this address on chain) and what is being redeemed show too.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -57,6 +58,7 @@ struct BalanceCommand: ParsableCommand {
                 "expiring": String(balance.expiring), "expired": String(balance.expired),
                 "pending": String(balance.pending), "inDoubt": String(balance.inDoubt),
                 "receivedUnsettled": String(balance.receivedUnsettled),
+                "redeeming": String(balance.redeeming), "redeemed": String(balance.redeemed),
             ]
         }
     }
@@ -83,6 +85,20 @@ struct BalanceCommand: ParsableCommand {
                 ("pending", balance.pending, ""), ("in doubt", balance.inDoubt, ""),
                 ("received, unsettled", balance.receivedUnsettled, ""),
             ]
+            if balance.redeeming > 0 {
+                rows.append(
+                    (
+                        "being redeemed", balance.redeeming,
+                        "  (sent to the vault; `tender sync` follows it)"
+                    ))
+            }
+            if balance.redeemed > 0 {
+                rows.append(
+                    (
+                        "redeemed", balance.redeemed,
+                        "  (paid to this address on chain: no longer offline money)"
+                    ))
+            }
             let numbers = rows.map { denomination.number($0.1) }
             let width = numbers.map(\.count).max() ?? 0
             let unit = denomination.symbol ?? "base units"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Codecs
 import NodeKit
+import NodeRuntime
 import Settlement
 import Tender
 
@@ -17,12 +18,17 @@ struct ChainCommand: ParsableCommand {
         subcommands: [ChainAddCommand.self, ChainListCommand.self, ChainRemoveCommand.self])
 }
 
-struct ChainAddCommand: ParsableCommand {
+struct ChainAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add a vault on a chain, or change its entry.",
         discussion: """
+            The endpoints are asked first, in order: the first that answers must serve the \
+            chain, and the chain must hold a Tender vault at the address (its EIP-712 domain \
+            is the one notes are signed in); otherwise nothing is written. When none answers \
+            the entry is written with a warning (it is checked again by `tender sync`). \
             Changing an entry replaces its endpoints; every other setting not given keeps the \
-            value the entry had (a new entry takes the defaults).
+            value the entry had (a new entry takes the defaults). May come before `tender \
+            init`, which then takes the only vault listed as its home.
             """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
@@ -52,9 +58,13 @@ struct ChainAddCommand: ParsableCommand {
             "Coins worth less than the gas of redeeming them: wait (for cheaper gas, or coins to share their proofs) or redeem anyway (a test chain's few base units). Default: wait."
     )
     var dust: DustPolicy?
+    @Flag(
+        name: .customLong("no-check"),
+        help: "Do not ask the endpoints (a node set up without network).")
+    var noCheck = false
 
-    func run() throws {
-        try guarded {
+    func run() async throws {
+        try await guarded {
             guard chainID > 0, chainID <= UInt64(Int64.max) else {
                 throw ValidationError("--id must be a chain id from 1 to 2^63 - 1")
             }
@@ -79,14 +89,31 @@ struct ChainAddCommand: ParsableCommand {
                     ?? ChainEntry.defaultConfirmations,
                 rateLimit: rateLimit ?? existing?.rateLimit, nativeCoin: nativeCoin,
                 dust: dust ?? existing?.dust ?? .wait)
+            let check = noCheck ? nil : try await VaultCheck.check(domain, endpoints: rpc)
             let replaced = registry.add(entry)
             try global.host.saveChainRegistry(registry)
+            if case .unreachable(let reasons) = check {
+                note(
+                    "tender: warning: the vault is not checked: no endpoint answered (\(reasons.joined(separator: "; "))); `tender sync` checks it once one does"
+                )
+            }
             if output.json {
-                try printJSON(["chain": describe(entry), "replaced": replaced])
+                let checked: String =
+                    switch check {
+                    case nil: "skipped"
+                    case .confirmed: "confirmed"
+                    case .unreachable: "unreachable"
+                    }
+                try printJSON(["chain": describe(entry), "replaced": replaced, "vault": checked])
             } else {
                 print(
                     "\(replaced ? "Changed" : "Added") chain \(chainID), vault \(entry.domain.vault): \(rpc.map(RedactedURL.text).joined(separator: ", "))"
                 )
+                if case .confirmed(let endpoint) = check {
+                    print(
+                        "Checked: a Tender vault at \(entry.domain.vault) on chain \(chainID) (\(RedactedURL.text(endpoint)))"
+                    )
+                }
             }
         }
     }
@@ -101,15 +128,19 @@ struct ChainListCommand: ParsableCommand {
     func run() throws {
         try guarded {
             let registry = try global.host.chainRegistry()
-            let home = try global.openWallet().domain
+            // Before `tender init` the registry may already list the vault init will take.
+            let home = global.directory.exists ? try global.openWallet().domain : nil
             if output.json {
-                try printJSON([
-                    "home": ["chainId": home.chainID, "vault": home.vault.checksummed],
-                    "chains": registry.entries.map(describe),
-                ])
+                var result: [String: Any] = ["chains": registry.entries.map(describe)]
+                result["home"] = home.map {
+                    ["chainId": $0.chainID, "vault": $0.vault.checksummed]
+                }
+                try printJSON(result)
                 return
             }
-            print("Home: chain \(home.chainID), vault \(home.vault)")
+            print(
+                home.map { "Home: chain \($0.chainID), vault \($0.vault)" }
+                    ?? "Home: none yet (tender init)")
             if registry.entries.isEmpty { print("No chains listed (tender chain add).") }
             for entry in registry.entries {
                 let rate = entry.rateLimit.map { ", at most \($0) requests/s" } ?? ""

@@ -5,45 +5,28 @@ import Tender
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "history", abstract: "List payments made and received, oldest first.")
+        commandName: "history", abstract: "List payments made and received, oldest first.",
+        discussion: """
+            Every vault's: a payment in another vault than the home one names it (`chainId` \
+            and `vault` in --json).
+            """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         try guarded {
-            let wallet = try global.openWallet()
-            let units = try global.host.denominations(for: wallet)
+            let wallets = try global.host.openWallets()
             var entries: [(time: UInt64, json: [String: Any], text: String)] = []
-            for payment in try wallet.outgoingPayments() {
-                let memo = payment.memo.isEmpty ? "" : "  \"\(terminalSafe(payment.memo))\""
-                entries.append(
-                    (
-                        payment.createdAt,
-                        [
-                            "direction": "out", "requestId": payment.requestID.hex,
-                            "counterparty": payment.payee.checksummed,
-                            "amount": String(payment.amount),
-                            "asset": payment.asset.checksummed, "memo": payment.memo,
-                            "state": payment.state.rawValue, "time": payment.createdAt,
-                        ],
-                        "\(UTCTime.format(payment.createdAt))  out  \(units.format(payment.amount, of: payment.asset))  to \(payment.payee)\(memo)  \(payment.state.rawValue)  \(payment.requestID.hex)"
-                    ))
-            }
-            for payment in try wallet.incomingPayments() {
-                let memo = payment.memo.isEmpty ? "" : "  \"\(terminalSafe(payment.memo))\""
-                let from = payment.payer.map { "  from \($0)" } ?? ""
-                var json: [String: Any] = [
-                    "direction": "in", "requestId": payment.requestID.hex,
-                    "amount": String(payment.amount), "asset": payment.asset.checksummed,
-                    "memo": payment.memo, "state": "received", "time": payment.receivedAt,
-                ]
-                json["counterparty"] = payment.payer?.checksummed
-                entries.append(
-                    (
-                        payment.receivedAt, json,
-                        "\(UTCTime.format(payment.receivedAt))  in   \(units.format(payment.amount, of: payment.asset))\(from)\(memo)  received  \(payment.requestID.hex)"
-                    ))
+            for wallet in wallets.all {
+                let units = try global.host.denominations(for: wallet)
+                let place = wallet.domain == wallets.home.domain ? "" : "  (\(wallet.domain))"
+                for var entry in try Self.entries(of: wallet, units: units) {
+                    entry.json["chainId"] = wallet.domain.chainID
+                    entry.json["vault"] = wallet.domain.vault.checksummed
+                    entry.text += place
+                    entries.append(entry)
+                }
             }
             // Within one second, receiving comes first: money is received before it is spent.
             entries.sort {
@@ -58,5 +41,43 @@ struct HistoryCommand: ParsableCommand {
                 entries.forEach { print($0.text) }
             }
         }
+    }
+
+    /// `wallet`'s payments out and in, each with its time, JSON and line.
+    static func entries(
+        of wallet: Wallet, units: Denominations
+    ) throws -> [(time: UInt64, json: [String: Any], text: String)] {
+        var entries: [(time: UInt64, json: [String: Any], text: String)] = []
+        for payment in try wallet.outgoingPayments() {
+            let memo = payment.memo.isEmpty ? "" : "  \"\(terminalSafe(payment.memo))\""
+            entries.append(
+                (
+                    payment.createdAt,
+                    [
+                        "direction": "out", "requestId": payment.requestID.hex,
+                        "counterparty": payment.payee.checksummed,
+                        "amount": String(payment.amount),
+                        "asset": payment.asset.checksummed, "memo": payment.memo,
+                        "state": payment.state.rawValue, "time": payment.createdAt,
+                    ],
+                    "\(UTCTime.format(payment.createdAt))  out  \(units.format(payment.amount, of: payment.asset))  to \(payment.payee)\(memo)  \(payment.state.rawValue)  \(payment.requestID.hex)"
+                ))
+        }
+        for payment in try wallet.incomingPayments() {
+            let memo = payment.memo.isEmpty ? "" : "  \"\(terminalSafe(payment.memo))\""
+            let from = payment.payer.map { "  from \($0)" } ?? ""
+            var json: [String: Any] = [
+                "direction": "in", "requestId": payment.requestID.hex,
+                "amount": String(payment.amount), "asset": payment.asset.checksummed,
+                "memo": payment.memo, "state": "received", "time": payment.receivedAt,
+            ]
+            json["counterparty"] = payment.payer?.checksummed
+            entries.append(
+                (
+                    payment.receivedAt, json,
+                    "\(UTCTime.format(payment.receivedAt))  in   \(units.format(payment.amount, of: payment.asset))\(from)\(memo)  received  \(payment.requestID.hex)"
+                ))
+        }
+        return entries
     }
 }

@@ -19,11 +19,18 @@ struct InitCommand: ParsableCommand {
     @Option(help: "Number of recovery words for a new wallet (12, 15, 18, 21 or 24).")
     var words = 24
 
-    @Option(name: .customLong("chain-id"), help: "Chain id the wallet's notes are signed for.")
-    var chainID: UInt64 = NodeDefaults.chainID
+    @Option(
+        name: .customLong("chain-id"),
+        help:
+            "Chain id of the home domain: the vault's chain (default: the one chains.toml lists, else \(NodeDefaults.chainID))."
+    )
+    var chainID: UInt64?
 
-    @Option(help: "Vault contract address (EIP-712 verifyingContract).")
-    var vault: String = NodeDefaults.vault.checksummed
+    @Option(
+        help:
+            "Vault of the home domain, where the node's requests ask to be paid (default: the one chains.toml lists, else the development chain's \(NodeDefaults.vault.checksummed))."
+    )
+    var vault: String?
 
     @Option(
         name: .customLong("scrypt-n"),
@@ -36,7 +43,7 @@ struct InitCommand: ParsableCommand {
         guard [12, 15, 18, 21, 24].contains(words) else {
             throw ValidationError("--words must be 12, 15, 18, 21 or 24")
         }
-        _ = try parseAddress(vault, option: "--vault")
+        if let vault { _ = try parseAddress(vault, option: "--vault") }
         _ = try scryptCost(scryptN)
     }
 
@@ -48,7 +55,13 @@ struct InitCommand: ParsableCommand {
             }
             let cost = try scryptCost(scryptN)
             let mnemonic = try restore ? readMnemonic() : Mnemonic.generate(wordCount: words)
-            let domain = Domain(chainID: chainID, vault: try parseAddress(vault, option: "--vault"))
+            // The home domain: as given, else the vault `tender chain add` listed here first.
+            let domain = try ChainTarget.resolve(
+                host, vault: try vault.map { try parseAddress($0, option: "--vault") },
+                chainID: chainID, rpc: nil
+            ).domain
+            let isDevelopmentDefault =
+                domain == Domain(chainID: NodeDefaults.chainID, vault: NodeDefaults.vault)
             let address = try host.createWallet(mnemonic: mnemonic, domain: domain, cost: cost)
             if output.json {
                 var result: [String: Any] = [
@@ -59,7 +72,12 @@ struct InitCommand: ParsableCommand {
                 try printJSON(result)
             } else {
                 print("Wallet \(address) created in \(host.directory.path)")
-                print("Chain \(domain.chainID), vault \(domain.vault)")
+                print("Home: chain \(domain.chainID), vault \(domain.vault)")
+                if isDevelopmentDefault {
+                    print(
+                        "(the development chain's first vault: for a vault an issuer deployed, start again with --chain-id and --vault, or list it first with `tender chain add`)"
+                    )
+                }
                 if !restore {
                     print(
                         "Recovery words (write them down): they restore this wallet's key and address on any device, not its coins. The coins are in \(host.directory.database): back them up with `tender backup --out FILE` (Docs/BACKUP.md)."

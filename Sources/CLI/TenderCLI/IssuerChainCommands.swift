@@ -18,14 +18,7 @@ struct IssuerDepositCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var chain: ChainOptions
     @OptionGroup var output: OutputOptions
-    @Option(
-        parsing: .unconditional,
-        help:
-            "Amount, as people read it (2.50), or in base units when the asset's decimals are not known."
-    )
-    var amount: String
-    @Option(help: "Asset (token contract; the zero address is the native coin).")
-    var asset: String = Address.zero.checksummed
+    @OptionGroup var collateral: CollateralAmount
     @OptionGroup var vault: VaultOption
     @Option(name: .customLong("lock-for"), help: "Lock the collateral this many seconds from now.")
     var lockFor: UInt64?
@@ -38,13 +31,14 @@ struct IssuerDepositCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await guarded {
-            let assetAddress = try parseAddress(asset, option: "--asset")
-            let vaultAddress = try vault.address(global)
+            let assetAddress = try parseAddress(collateral.asset, option: "--asset")
+            let target = try vault.target(global, chain)
+            let vaultAddress = target.domain.vault
             let key = try global.keys.issuerKey()
             let lockUntil = lockFor.map { global.clock.now() + $0 }
-            try await chain.connect(host: global.host) { desk in
+            try await chain.connect(to: target, host: global.host) { desk in
                 let units = try await desk.denomination(of: assetAddress)
-                let amount = try units.positiveAmount(amount)
+                let amount = try units.positiveAmount(collateral.amount)
                 let deposit = try await desk.deposit(
                     amount, of: assetAddress, into: vaultAddress, key: key, lockUntil: lockUntil)
                 if output.json {
@@ -80,12 +74,16 @@ struct IssuerStatusCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             let issuer = try global.keys.address(ofKeyAt: global.directory.issuerKey)
-            let vaultAddress = try vault.address(global)
-            try await chain.connect(host: global.host) { desk in
-                try await desk.requireCode(at: vaultAddress)
+            let target = try vault.target(global, chain)
+            let vaultAddress = target.domain.vault
+            try await chain.connect(to: target, host: global.host) { desk in
+                try await desk.requireVault(at: vaultAddress)
                 let holdings = try await desk.holdings(of: vaultAddress)
                 let mine = holdings.rows.filter { $0.issuer == issuer }
                 let lock = holdings.lockedUntil(issuer)
+                let outstanding = try global.host.issuanceLedger().outstanding(
+                    in: Domain(chainID: desk.chainID, vault: vaultAddress),
+                    now: global.clock.now())
                 if output.json {
                     try printJSON([
                         "issuer": issuer.checksummed, "vault": vaultAddress.checksummed,
@@ -95,6 +93,16 @@ struct IssuerStatusCommand: AsyncParsableCommand {
                             uniqueKeysWithValues: mine.map {
                                 ($0.asset.checksummed, $0.amount.description)
                             }),
+                        "outstanding": Dictionary(
+                            uniqueKeysWithValues: outstanding.map {
+                                (
+                                    $0.key.checksummed,
+                                    [
+                                        "total": String($0.value.total), "notes": $0.value.notes,
+                                        "lastExpiry": $0.value.lastExpiry,
+                                    ] as [String: Any]
+                                )
+                            }),
                     ])
                     return
                 }
@@ -102,11 +110,129 @@ struct IssuerStatusCommand: AsyncParsableCommand {
                     "Issuer \(issuer) in vault \(vaultAddress) (chain \(desk.chainID), block \(holdings.block)): \(lock.lockText)"
                 )
                 if mine.isEmpty { print("  no collateral: `tender issuer deposit --amount N`") }
-                let units = try await desk.denominations(of: mine.map(\.asset))
-                for entry in mine {
-                    print("  asset \(entry.asset): \(entry.amount.formatted(units[entry.asset]!))")
+                let assets = Array(Set(mine.map(\.asset)).union(outstanding.keys)).sorted()
+                let units = try await desk.denominations(of: assets)
+                for asset in assets {
+                    let collateral = mine.first { $0.asset == asset }?.amount ?? .zero
+                    var line = "  asset \(asset): \(collateral.formatted(units[asset]!))"
+                    if let issued = outstanding[asset] {
+                        line +=
+                            "; outstanding (issued from this folder, not yet expired): \(units[asset]!.format(issued.total)) in \(issued.notes) note(s), the last expiring \(UTCTime.format(issued.lastExpiry))"
+                    }
+                    print(line)
                 }
             }
         }
     }
+}
+
+struct IssuerLockCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lock",
+        abstract: "Extend the lock of the issuer's collateral, without a deposit.",
+        discussion: """
+            Open-mode payees take an issuer's notes only while its collateral is locked past \
+            their expiry: lock it past the last note's. A lock is only ever extended. The \
+            issuer's account pays the gas.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var chain: ChainOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var vault: VaultOption
+    @Option(name: .customLong("lock-for"), help: "Lock the collateral this many seconds from now.")
+    var lockFor: UInt64
+
+    func validate() throws {
+        guard (1...3_153_600_000).contains(lockFor) else {
+            throw ValidationError("--lock-for must be 1…3153600000 seconds (a hundred years)")
+        }
+    }
+
+    func run() async throws {
+        try await guarded {
+            let target = try vault.target(global, chain)
+            let key = try global.keys.issuerKey()
+            let until = global.clock.now() + lockFor
+            try await chain.connect(to: target, host: global.host) { desk in
+                let transaction = try await desk.lock(
+                    until: until, in: target.domain.vault, key: key)
+                if output.json {
+                    try printJSON([
+                        "vault": target.domain.vault.checksummed, "chainId": desk.chainID,
+                        "lockedUntil": until, "transaction": transaction.hex,
+                    ])
+                    return
+                }
+                print(
+                    "Collateral in vault \(target.domain.vault) (chain \(desk.chainID)) locked until \(UTCTime.format(until)): \(transaction.hex)"
+                )
+            }
+        }
+    }
+}
+
+struct IssuerWithdrawCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "withdraw",
+        abstract: "Take collateral back from the vault once its lock has ended.",
+        discussion: """
+            The vault pays it back only after the lock (which lasts past every note's \
+            expiry). Notes issued from this folder that have not expired are named first: \
+            a payee may still redeem them against what is left. The issuer's account pays \
+            the gas.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var chain: ChainOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var vault: VaultOption
+    @OptionGroup var collateral: CollateralAmount
+
+    func run() async throws {
+        try await guarded {
+            let assetAddress = try parseAddress(collateral.asset, option: "--asset")
+            let target = try vault.target(global, chain)
+            let key = try global.keys.issuerKey()
+            let now = global.clock.now()
+            try await chain.connect(to: target, host: global.host) { desk in
+                let units = try await desk.denomination(of: assetAddress)
+                let amount = try units.positiveAmount(collateral.amount)
+                let domain = Domain(chainID: desk.chainID, vault: target.domain.vault)
+                let outstanding = try global.host.issuanceLedger().outstanding(
+                    in: domain, now: now)[assetAddress]
+                let (transaction, left) = try await desk.withdraw(
+                    amount, of: assetAddress, from: target.domain.vault, key: key, now: now,
+                    units: units)
+                if output.json {
+                    try printJSON([
+                        "vault": target.domain.vault.checksummed, "chainId": desk.chainID,
+                        "asset": assetAddress.checksummed, "withdrawn": String(amount),
+                        "collateral": left.description, "transaction": transaction.hex,
+                    ])
+                    return
+                }
+                print(
+                    "Withdrew \(units.format(amount)) (asset \(assetAddress)) from vault \(target.domain.vault) on chain \(desk.chainID): \(left.formatted(units)) left; \(transaction.hex)"
+                )
+                if let outstanding, outstanding.total > 0 {
+                    print(
+                        "Notes issued from this folder and not expired: \(units.format(outstanding.total)) in \(outstanding.notes) note(s), until \(UTCTime.format(outstanding.lastExpiry)); payees redeem them against what is left."
+                    )
+                }
+            }
+        }
+    }
+}
+
+/// `--amount` and `--asset` of a deposit or a withdrawal.
+struct CollateralAmount: ParsableArguments {
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Amount, as people read it (2.50), or in base units when the asset's decimals are not known."
+    )
+    var amount: String
+    @Option(help: "Asset (token contract; the zero address is the native coin).")
+    var asset: String = Address.zero.checksummed
 }

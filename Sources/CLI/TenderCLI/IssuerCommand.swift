@@ -5,6 +5,7 @@ import NodeHost
 import NodeKit
 import NodeRuntime
 import Tender
+import WalletStore
 
 struct IssuerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,7 +13,8 @@ struct IssuerCommand: AsyncParsableCommand {
         abstract: "An issuer: its key, its collateral in the vault, and the notes it signs.",
         subcommands: [
             IssuerInitCommand.self, IssuerAddressCommand.self, IssuerDepositCommand.self,
-            IssuerStatusCommand.self, IssuerIssueCommand.self,
+            IssuerStatusCommand.self, IssuerIssueCommand.self, IssuerLockCommand.self,
+            IssuerWithdrawCommand.self,
         ])
 }
 
@@ -80,18 +82,31 @@ struct IssuerIssueCommand: AsyncParsableCommand {
     var asset: String = NodeDefaults.asset.checksummed
     @Option(name: .customLong("expires-in"), help: "Seconds until the notes expire.")
     var expiresIn: UInt64 = NodeDefaults.noteLifetime
-    @Option(name: .customLong("chain-id"), help: "Chain id (default: this wallet's, else 31337).")
+    @Option(
+        name: .customLong("chain-id"),
+        help: "Chain id (default: this wallet's, else the one chains.toml lists, else 31337).")
     var chainID: UInt64?
-    @Option(help: "Vault address (default: this wallet's, else the embedded default).")
+    @Option(
+        help:
+            "Vault address (default: this wallet's, else the one chains.toml lists, else the embedded default)."
+    )
     var vault: String?
     @Option(help: "File to write the notes to.") var out: String
     @Option(
         help:
-            "Check the vault on this chain first: it must hold the notes' total for the issuer, locked past their expiry."
+            "Check the vault through this endpoint first (default: the vault's in chains.toml): it must hold these notes' total and those issued before, for the issuer, locked past their expiry."
     )
     var rpc: String?
+    @Flag(
+        help:
+            "Issue without asking the chain (no network): the collateral is not checked, the notes are still recorded."
+    )
+    var offline = false
 
     func validate() throws {
+        guard !(offline && rpc != nil) else {
+            throw ValidationError("--offline does not ask the chain: drop --rpc")
+        }
         // A hundred years is far past any collateral; the sum with the clock must not overflow.
         guard (1...3_153_600_000).contains(expiresIn) else {
             throw ValidationError("--expires-in must be 1…3153600000 seconds (a hundred years)")
@@ -102,38 +117,58 @@ struct IssuerIssueCommand: AsyncParsableCommand {
         try await guarded {
             let recipient = try parseAddress(to, option: "--to")
             let assetAddress = try parseAddress(asset, option: "--asset")
-            // The notes are for the recipient's chain and vault: this data directory's own, or
-            // the embedded defaults (a bare issuer folder has no wallet).
-            let walletDomain = try? global.openWallet().domain
-            let domain = Domain(
-                chainID: chainID ?? walletDomain?.chainID ?? NodeDefaults.chainID,
-                vault: try vault.map { try parseAddress($0, option: "--vault") }
-                    ?? walletDomain?.vault ?? NodeDefaults.vault)
+            // The notes are for the recipient's chain and vault: as given, else this data
+            // directory's (its wallet's, its chains.toml's), else the embedded defaults.
+            let target = try ChainTarget.resolve(
+                global.host, vault: try vault.map { try parseAddress($0, option: "--vault") },
+                chainID: chainID, rpc: nil)
+            let domain = target.domain
+            // Checked through --rpc, else the registry's endpoint for the vault; a vault the
+            // registry does not list is checked only when asked (--rpc).
+            let listed = try global.host.chainRegistry().entry(for: domain) != nil
+            let checkedAt = offline ? nil : rpc ?? (listed ? target.endpoint : nil)
             let issuer = Issuer(key: try global.keys.issuerKey(), domain: domain)
             var generator = SystemRandomNumberGenerator()
             let now = global.clock.now()
             let (host, amount, count, expiresIn) = (global.host, amount, count, expiresIn)
+            // Notes issued before from this folder and not expired count against the
+            // collateral too: two calls may not issue it twice.
+            let ledger = try host.issuanceLedger()
+            let outstanding = try ledger.outstanding(in: domain, now: now)
             let (noteAmount, units): (Amount, Denomination)
-            if let rpc {
+            if let rpc = checkedAt {
                 // One connection: the chain's id, the token's decimals, the collateral.
-                (noteAmount, units) = try await VaultDesk.connect(to: rpc, host: host) { desk in
-                    guard desk.chainID == domain.chainID else {
-                        throw NodeError(
-                            .usage(
-                                "\(rpc) serves chain \(desk.chainID); these notes are for chain \(domain.chainID)"
-                            ))
+                do {
+                    (noteAmount, units) = try await VaultDesk.connect(to: rpc, host: host) { desk in
+                        guard desk.chainID == domain.chainID else {
+                            throw NodeError(
+                                .usage(
+                                    "\(rpc) serves chain \(desk.chainID); these notes are for chain \(domain.chainID)"
+                                ))
+                        }
+                        let units = try await desk.denomination(of: assetAddress)
+                        let noteAmount = try units.positiveAmount(amount)
+                        let (total, overflow) = noteAmount.multipliedReportingOverflow(
+                            by: Amount(clamping: count))
+                        guard !overflow else {
+                            throw ValidationError("--amount × --count exceeds 2^128")
+                        }
+                        let assetUnits =
+                            assetAddress == .zero
+                            ? Denominations(nativeCoin: units)
+                            : Denominations(tokens: [assetAddress: units])
+                        do {
+                            try await desk.requireCollateral(
+                                issuer: issuer.address, asset: assetAddress, total: total,
+                                outstanding: outstanding[assetAddress]?.total ?? 0,
+                                expiry: now + expiresIn, vault: domain.vault, units: units)
+                        } catch let error as NodeError {
+                            throw Failure.Worded(error: error, units: assetUnits)
+                        }
+                        return (noteAmount, units)
                     }
-                    let units = try await desk.denomination(of: assetAddress)
-                    let noteAmount = try units.positiveAmount(amount)
-                    let (total, overflow) = noteAmount.multipliedReportingOverflow(
-                        by: Amount(clamping: count))
-                    guard !overflow else {
-                        throw ValidationError("--amount × --count exceeds 2^128")
-                    }
-                    try await desk.requireCollateral(
-                        issuer: issuer.address, asset: assetAddress, total: total,
-                        expiry: now + expiresIn, vault: domain.vault, units: units)
-                    return (noteAmount, units)
+                } catch let error as NodeError {
+                    throw Self.offlineNoted(error)
                 }
             } else {
                 units = try VaultDesk.denomination(
@@ -144,7 +179,19 @@ struct IssuerIssueCommand: AsyncParsableCommand {
                 to: recipient, amount: noteAmount, count: count, asset: assetAddress,
                 expiry: now + expiresIn, using: &generator)
             try FileIO.checkWritable(out)
-            try FileIO.writeAtomically(envelope, to: out)
+            // Recorded before the notes leave: a record whose file was never written only
+            // overstates what is outstanding, and is taken back below.
+            do {
+                try ledger.record(
+                    IssuanceLedger.Entry(
+                        requestID: payment.requestID, domain: domain, asset: assetAddress,
+                        total: payment.amount, notes: count, expiry: now + expiresIn,
+                        issuedAt: now))
+            } catch { throw NodeError(.io("cannot record the issuance: \(error)")) }
+            do { try FileIO.writeAtomically(envelope, to: out) } catch {
+                try? ledger.forget(payment.requestID)
+                throw error
+            }
             if output.json {
                 try printJSON([
                     "issuer": issuer.address.checksummed, "to": recipient.checksummed,
@@ -157,5 +204,15 @@ struct IssuerIssueCommand: AsyncParsableCommand {
                 )
             }
         }
+    }
+
+    /// An endpoint that does not answer, noted with how to issue without it.
+    private static func offlineNoted(_ error: NodeError) -> NodeError {
+        guard case .io = error.kind else { return error }
+        return NodeError(
+            error.kind,
+            note:
+                "the collateral cannot be checked; --offline issues without it (the notes are still recorded here)",
+            resolvedBy: error.resolvedBy)
     }
 }

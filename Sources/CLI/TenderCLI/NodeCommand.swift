@@ -33,6 +33,10 @@ struct NodeCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             let host = global.host
+            // Before anything is written: a node needs its wallet, and runs once per folder.
+            guard host.directory.exists else { throw host.directory.noWallet }
+            let lock = try NodeLock(host.directory)
+            defer { withExtendedLifetime(lock) {} }
             let path = config ?? host.directory.path + "/" + DataDirectory.Names.settings
             var settings = try NodeConfiguration.load(path, mustExist: config != nil)
             if let listen { settings.listen = try ListenAddress(listen) }

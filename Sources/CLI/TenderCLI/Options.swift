@@ -87,7 +87,7 @@ enum Failure {
         case .busy: busy
         case .passphrase, .key, .permission: permission
         case .io: io
-        case .unavailable: unavailable
+        case .unavailable, .noGas: unavailable
         }
     }
 }
@@ -115,6 +115,7 @@ extension Failure {
             case .checkChainEndpoint: "is the chain's node running? (--rpc URL)"
             case .restoreElsewhereOrReplace:
                 "restore into a new or empty folder (--data-dir), or pass --force to replace it (its contents are kept aside)"
+            case .nameDomain: "--chain-id and --vault pay from one"
             }
         }
     }

@@ -39,6 +39,14 @@ struct PayCommand: AsyncParsableCommand {
     )
     var amount: String?
     @Option(help: "Asset (the zero address is the native coin).") var asset: String?
+    @Option(
+        name: .customLong("chain-id"),
+        help:
+            "With --to: pay from the wallet of this chain's vault (default: home if it covers the amount, else the only vault that does)."
+    )
+    var chainID: UInt64?
+    @Option(help: "With --to: pay from the wallet of this vault (see --chain-id).")
+    var vault: String?
     @Option(help: "A note for the payee (at most 140 bytes).") var memo = ""
     @Option(
         name: .customLong("request-id"), help: "The payee's request id (hex); random if omitted.")
@@ -97,7 +105,10 @@ struct PayCommand: AsyncParsableCommand {
             throw ValidationError("--frames-out goes with --qr")
         }
         if request != nil || (ble && (camera != nil || image != nil)) {
-            for (given, option) in [(to, "--to"), (asset, "--asset"), (requestID, "--request-id")]
+            for (given, option) in [
+                (to, "--to"), (asset, "--asset"), (requestID, "--request-id"), (vault, "--vault"),
+                (chainID.map(String.init), "--chain-id"),
+            ]
             where given != nil {
                 throw ValidationError("\(option) comes from the payee's code: drop it")
             }
@@ -108,16 +119,73 @@ struct PayCommand: AsyncParsableCommand {
         }
         if let to { _ = try parseAddress(to, option: "--to") }
         if let asset { _ = try parseAddress(asset, option: "--asset") }
+        if let vault { _ = try parseAddress(vault, option: "--vault") }
+    }
+
+    /// The payee's code as given (--request, or the code scanned for --ble).
+    private func payeeCode(_ scannedCode: String? = nil) throws -> TenderCode? {
+        guard let text = scannedCode ?? request else { return nil }
+        do {
+            return try TenderURI.decodeAny(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        } catch {
+            throw ValidationError(
+                "\(scannedCode == nil ? "--request" : "the scanned code"): \(error)")
+        }
+    }
+
+    /// The wallet that pays: the domain the payee's code names, else --chain-id/--vault,
+    /// else the home wallet when it covers the amount, else the only other that does
+    /// (`NodeHost.payingWallet`).
+    private func payingWallet(code: TenderCode?, now: UInt64) throws -> Wallet {
+        let host = global.host
+        let named: Domain?
+        let paid: Address
+        switch code {
+        case .request(let terms)?: (named, paid) = (terms.domain, terms.asset)
+        case .payee(let payee)?: (named, paid) = (payee.domain, payee.asset)
+        case nil:
+            paid = try parseAddress(asset ?? NodeDefaults.asset.checksummed, option: "--asset")
+            if vault == nil, chainID == nil {
+                named = nil
+            } else {
+                named = try ChainTarget.resolve(
+                    host, vault: try vault.map { try parseAddress($0, option: "--vault") },
+                    chainID: chainID, rpc: nil
+                ).domain
+            }
+        }
+        let requested: Amount? = {
+            if case .request(let terms)? = code { return terms.amount }
+            return nil
+        }()
+        let amount = self.amount
+        do {
+            return try host.payingWallet(
+                domain: named, payeeNamed: code != nil, asset: paid, now: now
+            ) { wallet in
+                if let requested { return requested }
+                guard let amount else { return nil }
+                return try? host.denominations(for: wallet).parse(amount, of: paid)
+            }
+        } catch {
+            let units =
+                named.map {
+                    Denominations(
+                        nativeCoin: (try? host.chainRegistry())?.nativeCoin(
+                            chainID: $0.chainID, preferring: $0) ?? .baseUnits)
+                } ?? Denominations()
+            throw Failure.Worded(error: error, units: units)
+        }
     }
 
     /// Terms from a scanned code, overridden by nothing: a request fixes them.
     private func terms(
-        now: UInt64, domain: Domain, units: Denominations, scannedCode: String? = nil
+        now: UInt64, domain: Domain, units: Denominations, code: TenderCode?
     ) throws -> (
         payee: Address, amount: Amount, asset: Address, id: Bytes32?, memo: String,
         request: PaymentRequest?
     ) {
-        guard let request = scannedCode ?? request else {
+        guard let code else {
             guard let to, let amount else {
                 throw ValidationError("give --to and --amount, or --request")
             }
@@ -126,13 +194,6 @@ struct PayCommand: AsyncParsableCommand {
                 try parseAddress(to, option: "--to"), try units.parse(amount, of: asset), asset,
                 try requestID.map { try parseRequestID($0, option: "--request-id") }, memo, nil
             )
-        }
-        let code: TenderCode
-        do {
-            code = try TenderURI.decodeAny(request.trimmingCharacters(in: .whitespacesAndNewlines))
-        } catch {
-            throw ValidationError(
-                "\(scannedCode == nil ? "--request" : "the scanned code"): \(error)")
         }
         switch code {
         case .request(let terms):
@@ -159,10 +220,11 @@ struct PayCommand: AsyncParsableCommand {
     func run() async throws {
         if ble { return try await payOverBluetooth() }
         try await guarded {
-            let wallet = try global.openWallet()
             let now = global.clock.now()
+            let code = try payeeCode()
+            let wallet = try payingWallet(code: code, now: now)
             let units = try global.host.denominations(for: wallet)
-            let terms = try terms(now: now, domain: wallet.domain, units: units)
+            let terms = try terms(now: now, domain: wallet.domain, units: units, code: code)
             var generator = SystemRandomNumberGenerator()
             let order = PaymentExchange.Order(
                 payee: terms.payee, amount: terms.amount, asset: terms.asset, memo: terms.memo,
@@ -171,17 +233,21 @@ struct PayCommand: AsyncParsableCommand {
             let exchange = PaymentExchange(wallet: wallet, clock: global.clock)
             let transport = try transport()
             let outcome = try await worded(units) {
-                try await exchange.pay(
-                    order, key: key, via: transport, receiptTimeout: .seconds(timeout),
-                    events: { event in
-                        switch event {
-                        case .prepared: CrashPoint.payPrepared.hit()
-                        case .handedOver: CrashPoint.payHandedOver.hit()
-                        case .skipped(let why):
-                            note("that code is not this payment's receipt: \(why)")
-                        case .sent, .receipt: break
-                        }
-                    })
+                try await elsewhereNoted(
+                    wallet, asset: terms.asset, now: now, payeeNamed: code != nil
+                ) {
+                    try await exchange.pay(
+                        order, key: key, via: transport, receiptTimeout: .seconds(timeout),
+                        events: { event in
+                            switch event {
+                            case .prepared: CrashPoint.payPrepared.hit()
+                            case .handedOver: CrashPoint.payHandedOver.hit()
+                            case .skipped(let why):
+                                note("that code is not this payment's receipt: \(why)")
+                            case .sent, .receipt: break
+                            }
+                        })
+                }
             }
             let record = outcome.record
             if output.json {
@@ -210,14 +276,14 @@ struct PayCommand: AsyncParsableCommand {
 
     private func payOverBluetooth() async throws {
         try await guarded {
-            let wallet = try global.openWallet()
-            let code = try request ?? scannedRequestCode()
+            let now = global.clock.now()
+            let code = try payeeCode(try scannedRequestCode())
+            let wallet = try payingWallet(code: code, now: now)
             let units = try global.host.denominations(for: wallet)
             let scanned =
                 code == nil
                 ? nil
-                : try terms(
-                    now: global.clock.now(), domain: wallet.domain, units: units, scannedCode: code)
+                : try terms(now: now, domain: wallet.domain, units: units, code: code)
             let payment = NearbyPayment(
                 wallet: wallet, clock: global.clock, adapterName: adapter, scanSeconds: scanSeconds,
                 payee: try to.map { try parseAddress($0, option: "--to") } ?? scanned?.payee,
@@ -228,9 +294,14 @@ struct PayCommand: AsyncParsableCommand {
             let key = try global.keys.walletKey()
             do {
                 result = try await worded(units) {
-                    try await payment.run(key: key) { progress in
-                        guard let line = progress.line(units: units), !quiet else { return }
-                        say(line)
+                    try await elsewhereNoted(
+                        wallet, asset: try amountAsset(scanned?.asset), now: now,
+                        payeeNamed: code != nil
+                    ) {
+                        try await payment.run(key: key) { progress in
+                            guard let line = progress.line(units: units), !quiet else { return }
+                            say(line)
+                        }
                     }
                 }
             } catch let mismatch as AmountMismatch {
@@ -240,6 +311,17 @@ struct PayCommand: AsyncParsableCommand {
                     ))
             }
             try result.report(json: output.json, units: units)
+        }
+    }
+
+    /// `body`, whose insufficient-funds refusal lists what the node holds in other vaults.
+    private func elsewhereNoted<T>(
+        _ wallet: Wallet, asset: Address, now: UInt64, payeeNamed: Bool,
+        _ body: () async throws -> T
+    ) async throws -> T {
+        do { return try await body() } catch let error as NodeError {
+            throw global.host.noting(
+                error, paying: wallet.domain, asset: asset, now: now, payeeNamed: payeeNamed)
         }
     }
 

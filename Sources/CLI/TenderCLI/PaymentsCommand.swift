@@ -23,28 +23,35 @@ struct ListPaymentsCommand: ParsableCommand {
 
     func run() throws {
         try guarded {
-            let wallet = try global.openWallet()
-            let payments = try wallet.outgoingPayments()
+            let wallets = try global.host.openWallets()
+            var listed: [(wallet: Wallet, payment: OutgoingPaymentRecord)] = []
+            for wallet in wallets.all {
+                listed += try wallet.outgoingPayments().map { (wallet, $0) }
+            }
+            // Newest last across vaults, as within one.
+            listed.sort { $0.payment.createdAt < $1.payment.createdAt }
             if output.json {
                 try printJSON([
-                    "payments": payments.map { payment -> [String: Any] in
+                    "payments": listed.map { wallet, payment -> [String: Any] in
                         [
                             "requestId": payment.requestID.hex, "payee": payment.payee.checksummed,
                             "amount": String(payment.amount), "asset": payment.asset.checksummed,
                             "memo": payment.memo, "state": payment.state.rawValue,
                             "paymentDigest": payment.digest.hex, "created": payment.createdAt,
-                            "updated": payment.updatedAt,
+                            "updated": payment.updatedAt, "chainId": wallet.domain.chainID,
+                            "vault": wallet.domain.vault.checksummed,
                         ]
                     }
                 ])
                 return
             }
-            if payments.isEmpty { print("No outgoing payments.") }
-            let units = try global.host.denominations(for: wallet)
-            for payment in payments {
+            if listed.isEmpty { print("No outgoing payments.") }
+            for (wallet, payment) in listed {
+                let units = global.host.displayDenominations(for: wallet)
                 let memo = payment.memo.isEmpty ? "" : "  \"\(terminalSafe(payment.memo))\""
+                let place = wallet.domain == wallets.home.domain ? "" : "  (\(wallet.domain))"
                 print(
-                    "\(payment.requestID.hex)  \(payment.state.rawValue)  \(units.format(payment.amount, of: payment.asset)) to \(payment.payee)\(memo)  \(UTCTime.format(payment.createdAt))"
+                    "\(payment.requestID.hex)  \(payment.state.rawValue)  \(units.format(payment.amount, of: payment.asset)) to \(payment.payee)\(memo)  \(UTCTime.format(payment.createdAt))\(place)"
                 )
             }
         }
@@ -63,7 +70,7 @@ struct ExportPaymentCommand: ParsableCommand {
     func run() throws {
         try guarded {
             let id = try parseRequestID(requestID)
-            let wallet = try global.openWallet()
+            let wallet = try global.host.walletThatPaid(id)
             try FileIO.checkWritable(out)
             let envelope = try wallet.exportPayment(id, now: global.clock.now())
             try FileIO.writeAtomically(envelope, to: out)
@@ -83,7 +90,8 @@ struct CancelPaymentCommand: ParsableCommand {
     func run() throws {
         try guarded {
             let id = try parseRequestID(requestID)
-            let state = try global.openWallet().cancelPayment(id, now: global.clock.now())
+            let state = try global.host.walletThatPaid(id).cancelPayment(
+                id, now: global.clock.now())
             print("Payment \(id.hex) is \(state.rawValue).")
         }
     }

@@ -28,6 +28,14 @@ struct SyncCommand: AsyncParsableCommand {
             seconds is replaced by one with the same nonce and higher fees. On a terminal, a \
             bar shows the coins settled. Without --once or --watch, sync runs until every \
             batch it sent is settled (or --timeout).
+
+            Which coins it redeems is a choice of role (--redeem): by hand, a payer's wallet \
+            keeps the coins it can still pay with and redeems only those it cannot (expiring \
+            within a week, or passed on as often as a coin may be offline): `unpayable`, the \
+            default. A payee redeems every coin it takes: `all` (what `tender node` does). \
+            `none` only reads the vault: issuers' collateral (open mode), payments the chain \
+            settled, fraud records. A batch is sent only when the wallet's address holds the \
+            gas for it; otherwise its coins stay spendable and sync says how much it needs.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -47,6 +55,11 @@ struct SyncCommand: AsyncParsableCommand {
             "Coins worth less than the gas of redeeming them: wait (for cheaper gas, or coins to share their proofs) or redeem anyway (default: the registry's dust, else wait)."
     )
     var dust: DustPolicy?
+    @Option(
+        help:
+            "Which held coins to redeem: unpayable (only those that can no longer be paid with), all (a payee's every coin), or none (read the vault only)."
+    )
+    var redeem: RedeemPolicy = .unpayable
     @Flag(help: "One pass: settle what is confirmed, send what is new, and stop.") var once = false
     @Flag(help: "Keep running, a pass every --interval seconds.") var watch = false
     @Option(help: "Seconds between passes.") var interval: Double = 2
@@ -85,7 +98,7 @@ struct SyncCommand: AsyncParsableCommand {
             let settling = Settling(
                 wallets: try host.openWallets(), registry: try host.chainRegistry(),
                 clock: global.clock, rpc: rpc, chainID: chainID, confirmations: confirmations,
-                dust: dust)
+                dust: dust, redeem: redeem)
             let key = try global.keys.walletKey()
             let results: [Settling.Outcome]
             let log: SyncLog
@@ -150,7 +163,7 @@ struct SyncCommand: AsyncParsableCommand {
                     return item
                 },
                 "openTransactions": results.reduce(0) { $0 + $1.open }, "events": log.lines,
-                "waitingForGas": log.waitingForGas,
+                "waitingForGas": log.waitingForGas, "redeem": redeem.rawValue,
                 "heldBack": holds.reduce(0) { $0 + $1.reduce(0) { $0 + $1.coins } },
                 "coins": Dictionary(
                     uniqueKeysWithValues: Settling.Outcome.reported.map {
@@ -168,6 +181,11 @@ struct SyncCommand: AsyncParsableCommand {
             print(
                 "\(chain): \(result.count(.redeemed)) coins redeemed, \(result.count(.redeeming)) in redeem transactions, \(result.count(.conflicted)) conflicted, \(result.count(.expired)) expired, \(result.count(.unspent)) unspent; \(result.open) transaction(s) still open."
             )
+            if redeem != .all, result.count(.unspent) > 0 {
+                print(
+                    "  \(result.count(.unspent)) coin(s) kept to pay with: \(redeem == .none ? "--redeem none reads the vault only" : "by hand, sync redeems only coins that can no longer be paid with") (--redeem all redeems every one)"
+                )
+            }
             if result.open > 0, !once, !watch {
                 // Not a failure: the transactions are recorded, and the next sync settles them.
                 let seconds = timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)
@@ -222,7 +240,7 @@ final class SyncLog: Sendable {
         guard let progress else { return say(prefix + line) }
         progress.print(prefix + line)
         switch event {
-        case .settled(_, let redeemed, let conflicted, let expired, _):
+        case .settled(_, let redeemed, let conflicted, let expired, _, _):
             progress.advance(by: redeemed + conflicted + expired)
         case .expired(let coins): progress.advance(by: coins)
         default: break
@@ -231,3 +249,4 @@ final class SyncLog: Sendable {
 }
 
 extension DustPolicy: ExpressibleByArgument {}
+extension RedeemPolicy: ExpressibleByArgument {}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Codecs
 import DevTools
 import NodeKit
 import NodeRuntime
@@ -29,8 +30,9 @@ struct VaultDeployCommand: AsyncParsableCommand {
         commandName: "deploy",
         abstract: "Deploy the vault (Contracts/Vault.vy, embedded) and print its address.",
         discussion: """
-            The signing account pays the gas. Wallets whose notes this vault backs are made \
-            with `tender init --chain-id ID --vault ADDRESS`.
+            The signing account pays the gas. It prints the next steps with the address \
+            filled in: `tender chain add` here, then wallets whose notes this vault backs are \
+            made with `tender init --chain-id ID --vault ADDRESS`.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -54,10 +56,28 @@ struct VaultDeployCommand: AsyncParsableCommand {
                     print(
                         "Vault \(deployed.vault) deployed on chain \(desk.chainID) by \(deployed.deployer) in block \(deployed.block) (\(deployed.gasUsed) gas, \(deployed.compiler))"
                     )
+                    print(nextSteps(deployed.vault, chainID: desk.chainID, endpoint: desk.endpoint))
                 }
             }
         }
     }
+}
+
+/// What an issuer does after a deploy, the address filled in: the vault is found by every
+/// later command once chains.toml lists it.
+private func nextSteps(_ vault: Address, chainID: UInt64, endpoint: String) -> String {
+    let rpc = RedactedURL.text(endpoint)
+    return """
+        Next steps:
+          tender chain add --id \(chainID) --vault \(vault) --rpc \(rpc)
+              (here: the issuer's commands then use this vault; add --native-symbol for the coin's name)
+          tender issuer deposit --amount AMOUNT --lock-for SECONDS
+              (collateral for the notes you will issue, locked past their expiry)
+          tender issuer issue --to ADDRESS --amount AMOUNT --out notes.tender
+        Each wallet that takes these notes (a stall, a customer), before its `init`:
+          tender chain add --id \(chainID) --vault \(vault) --rpc URL
+          tender init      (its home: the vault listed; or tender init --chain-id \(chainID) --vault \(vault))
+        """
 }
 
 struct VaultShowCommand: AsyncParsableCommand {
@@ -72,10 +92,11 @@ struct VaultShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await guarded {
-            let address = try vault.address(global)
-            try await chain.connect(host: global.host) { desk in
+            let target = try vault.target(global, chain)
+            let address = target.domain.vault
+            try await chain.connect(to: target, host: global.host) { desk in
                 // An address without code is no vault, not an empty one.
-                try await desk.requireCode(at: address)
+                try await desk.requireVault(at: address)
                 let holdings = try await desk.holdings(of: address)
                 if output.json {
                     try printJSON([
@@ -107,12 +128,17 @@ struct VaultShowCommand: AsyncParsableCommand {
 
 /// `--vault` for commands about one vault.
 struct VaultOption: ParsableArguments {
-    @Option(help: "Vault address (default: this wallet's, else the embedded default).")
+    @Option(
+        help:
+            "Vault address (default: this wallet's, else the one chains.toml lists, else the embedded default)."
+    )
     var vault: String?
 
-    /// `--vault`, else the data directory's wallet's, else the embedded default.
-    func address(_ global: GlobalOptions) throws -> Address {
-        if let vault { return try parseAddress(vault, option: "--vault") }
-        return (try? global.openWallet().domain.vault) ?? NodeDefaults.vault
+    /// The vault and its endpoint: `--vault` and `--rpc` as given, the rest from the data
+    /// directory (`ChainTarget`).
+    func target(_ global: GlobalOptions, _ chain: ChainOptions) throws -> ChainTarget {
+        try ChainTarget.resolve(
+            global.host, vault: try vault.map { try parseAddress($0, option: "--vault") },
+            chainID: nil, rpc: chain.rpc)
     }
 }

@@ -80,8 +80,30 @@ public struct EVMSettlementChain: SettlementChain {
         do { try await rpc.sendRawTransaction(transaction) } catch {
             // Sent before (this is a resend after a restart or a reorg): not an error.
             if case .rpc(_, let message, _) = error, Self.alreadySent(message) { return }
+            if case .rpc(_, let message, _) = error, Self.cannotAfford(message) {
+                // Its balance fell since the engine checked it: said in words, not the
+                // node's (py-evm's answer spells the sender as a Python bytes literal).
+                let needed = Wei(transaction.transaction.gas) * transaction.transaction.maxFeePerGas
+                let held = (try? await rpc.balance(of: sender)) ?? 0
+                throw NodeError(
+                    .noGas(
+                        account: sender, chainID: chainID, needed: Amount(exactly: needed) ?? .max,
+                        held: Amount(exactly: held) ?? .max),
+                    note:
+                        "the transaction is recorded and goes out at the next sync once it can be paid"
+                )
+            }
             throw NodeError(.io("\(error)"))
         }
+    }
+
+    public func funds(
+        toSend raw: [UInt8]
+    ) async throws(NodeError) -> (needed: Amount, held: Amount) {
+        let transaction = try Self.decode(raw).transaction
+        let needed = Wei(transaction.gas) * transaction.maxFeePerGas + transaction.value
+        let held = try await ask { () throws(EVMError) in try await rpc.balance(of: sender) }
+        return (Amount(exactly: needed) ?? .max, Amount(exactly: held) ?? .max)
     }
 
     public func receipt(of hash: Bytes32) async throws(NodeError) -> ChainReceipt? {
@@ -129,6 +151,13 @@ public struct EVMSettlementChain: SettlementChain {
     }
 
     /// What nodes answer a transaction they already have, or have mined (geth's words).
+    /// A node's refusal of a transaction its sender cannot pay for (geth: "insufficient
+    /// funds for gas * price + value"; py-evm: "… cannot afford txn gas …").
+    static func cannotAfford(_ message: String) -> Bool {
+        let lowered = message.lowercased()
+        return lowered.contains("insufficient funds") || lowered.contains("cannot afford")
+    }
+
     static func alreadySent(_ message: String) -> Bool {
         let lowered = message.lowercased()
         return ["already known", "known transaction", "nonce too low"].contains {

@@ -39,6 +39,7 @@ public struct APIFailure: HTTPResponseError {
         case .lockCollateral: "`tender issuer deposit --lock-for SECONDS` on the issuer's host"
         case .checkChainEndpoint: "is the chain's node running? (the chain registry's endpoints)"
         case .restoreElsewhereOrReplace: "`tender restore --force` on the node's host"
+        case .nameDomain: "the API pays from the home vault only"
         }
     }
 
@@ -58,6 +59,7 @@ public struct APIFailure: HTTPResponseError {
             case .overLimit: .forbidden
             case .missing: .notFound
             case .exists, .busy: .conflict
+            case .noGas: .serviceUnavailable
             default: .internalServerError
             }
         self.init(

@@ -152,6 +152,7 @@ public final class NodeMetrics: Sendable {
                     ("spendable", balance.spendable), ("expiring", balance.expiring),
                     ("pending", balance.pending), ("in_doubt", balance.inDoubt),
                     ("received_unsettled", balance.receivedUnsettled),
+                    ("redeeming", balance.redeeming), ("redeemed", balance.redeemed),
                 ] {
                     gauge(
                         "balance_base_units",

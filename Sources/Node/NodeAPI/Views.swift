@@ -75,6 +75,10 @@ struct AssetBalanceView: Codable, Equatable {
     let pending: String
     let inDoubt: String
     let receivedUnsettled: String
+    /// In redeem transactions not yet final on chain.
+    let redeeming: String
+    /// Paid by the vault to this node's address on chain.
+    let redeemed: String
     let symbol: String?
     let decimals: Int?
 
@@ -88,6 +92,8 @@ struct AssetBalanceView: Codable, Equatable {
         pending = String(balance.pending)
         inDoubt = String(balance.inDoubt)
         receivedUnsettled = String(balance.receivedUnsettled)
+        redeeming = String(balance.redeeming)
+        redeemed = String(balance.redeemed)
     }
 }
 

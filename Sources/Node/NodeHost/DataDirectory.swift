@@ -35,6 +35,10 @@ public struct DataDirectory: Sendable {
         public static let apiToken = "api-token"
         /// `tender node`'s settings, unless `--config` names another file.
         public static let settings = "node.toml"
+        /// Held by the running node (NodeLock).
+        public static let nodeLock = "node.lock"
+        /// What the issuer signed (IssuanceLedger).
+        public static let issued = "issued.sqlite"
     }
 
     public var walletKey: String { path + "/" + Names.walletKey }

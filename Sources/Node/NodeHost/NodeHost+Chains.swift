@@ -11,10 +11,10 @@ extension NodeHost {
         try registryCache.registry(at: directory.chains)
     }
 
-    /// Into a wallet's folder, or an issuer's (its amounts read in the chain's coin too).
+    /// Into a wallet's folder, or an issuer's (its amounts read in the chain's coin too), or
+    /// a folder made for it (0700): `tender init` takes the vault listed there as its home.
     public func saveChainRegistry(_ registry: ChainRegistry) throws(NodeError) {
-        guard directory.exists || FileManager.default.fileExists(atPath: directory.issuerKey)
-        else { throw directory.noWallet }
+        try directory.create()
         try ChainRegistryFile.save(registry, to: directory.chains)
     }
 

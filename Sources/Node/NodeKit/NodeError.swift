@@ -32,6 +32,9 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
         /// The payee answered a payment with a refusal: its code and reason, as it sent them
         /// (its word, not checked here); the payee has the payment and said no.
         case refusedByPayee(code: String, reason: String)
+        /// `account` cannot pay the gas of a transaction on chain `chainID`: it may cost up to
+        /// `needed` of the chain's coin and the account holds `held`. Nothing was sent.
+        case noGas(account: Address, chainID: UInt64, needed: Amount, held: Amount)
     }
 
     public let kind: Kind
@@ -69,6 +72,8 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
                 what
             case .refusedByPayee(let code, let reason):
                 "the payee refused the payment: \(reason) (\(code))"
+            case .noGas(let account, let chainID, let needed, let held):
+                "no gas: \(account) holds \(wording.amount(held, of: .zero)) on chain \(chainID), and the transaction may cost up to \(wording.amount(needed, of: .zero)); send the chain's coin to that address"
             }
         if let note { text += "; \(note)" }
         if let resolvedBy { text += " (\(wording.step(resolvedBy)))" }
@@ -91,6 +96,7 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
         case .unavailable: "unavailable"
         case .refusedOnChain: "reverted"
         case .refusedByPayee: "refused-by-payee"
+        case .noGas: "no-gas"
         }
     }
 

@@ -141,10 +141,15 @@ extension Wallet {
             }
         }
         let held = try storing { try store.heldCoins(among: payment.coins) }
-        let checked = try check(now: now, trusted: trusted) { () throws(ProtocolError) in
-            try verifier.check(
-                payment, payee: address, request: request, policy: policy, now: now,
-                seenSpends: seen, held: held)
+        let checked: CheckedPayment
+        do {
+            checked = try check(now: now, trusted: trusted) { () throws(ProtocolError) in
+                try verifier.check(
+                    payment, payee: address, request: request, policy: policy, now: now,
+                    seenSpends: seen, held: held)
+            }
+        } catch {
+            throw try untrustedNoted(error)
         }
         let receipt: SignedReceipt
         do {
@@ -156,6 +161,24 @@ extension Wallet {
         let receiptBytes = Envelope(domain: domain, message: .receipt(receipt)).encoded()
         try storing { try store.acceptPayment(checked, receipt: receiptBytes, now: now) }
         return Received(checked, receipt: receiptBytes, repeated: false)
+    }
+
+    /// An untrusted issuer's refusal, saying why in open mode: no collateral snapshot yet
+    /// (a sync reads one), or none for that issuer in it. Other errors as they are.
+    private func untrustedNoted(_ error: NodeError) throws(NodeError) -> NodeError {
+        guard case .rejected(let refusal) = error.kind, case .untrustedIssuer = refusal.kind,
+            try acceptanceMode() == .open
+        else { return error }
+        guard let snapshot = try collateral() else {
+            return NodeError(
+                error.kind,
+                note:
+                    "in open mode an issuer is taken up to its collateral, and this wallet has read none yet",
+                resolvedBy: .settle)
+        }
+        return error.noting(
+            "it has no collateral locked in vault \(domain.vault) as of block \(snapshot.block), the last read"
+        )
     }
 
     /// Runs a verification; a double spend's evidence is stored before the refusal propagates,

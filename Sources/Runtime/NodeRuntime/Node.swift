@@ -104,6 +104,12 @@ public struct Node: Sendable {
             onServerRunning: { _ in
                 if case .unix(let path) = listen { chmod(path, 0o660) }
                 logger.info("tender node: serving the API on \(listen)")
+                if !listen.isLocal {
+                    // Plain HTTP: the bearer token and every answer cross the network in clear.
+                    logger.warning(
+                        "the API listens on \(listen), beyond this machine, in plain HTTP: anyone on the network sees its token; listen on 127.0.0.1 or a unix: socket, and put TLS in front for other machines"
+                    )
+                }
                 try? notifier.notify("READY=1\nSTATUS=serving on \(listen)")
             }, logger: logger)
         var failure: (any Error)?
@@ -152,7 +158,7 @@ public struct Node: Sendable {
                 wallets: current,
                 registry: { () throws(NodeError) in try host.chainRegistry() }, key: key,
                 client: rpcClient, clock: clock, replaceAfter: settings.replaceAfter,
-                homeEndpoint: NodeDefaults.rpc)
+                homeEndpoint: NodeDefaults.rpc, redeem: settings.redeem)
             pass = { await chains(passesBefore: $0, events: $1) }
         }
         let loop = SettlementLoop(

@@ -78,7 +78,7 @@ public struct Denomination: Sendable, Hashable, CustomStringConvertible {
             parts.contains(where: { !$0.isEmpty })
         else {
             throw AmountTextError(
-                "'\(text)' is not an amount in \(symbol ?? "base units") (digits, with a point for a fraction)"
+                "'\(text)' is not an amount in \(symbol ?? "base units"): \(Self.mistake(in: number))"
             )
         }
         let fraction = parts.count == 2 ? parts[1] : ""
@@ -95,6 +95,30 @@ public struct Denomination: Sendable, Hashable, CustomStringConvertible {
                 "'\(text)' is more than an amount can hold (2^128 − 1 base units)")
         }
         return amount
+    }
+
+    /// What is wrong with a typed amount that is not digits with at most one point, named
+    /// (Docs/OPERATIONS.md, "Amounts").
+    static func mistake(in number: Substring) -> String {
+        if number.hasPrefix("-") { return "an amount is never negative" }
+        if number.contains(",") {
+            return
+                "write the fraction after a point, not a comma, and no thousands separators (12.50, 1250)"
+        }
+        if number.contains(where: \.isWhitespace) {
+            let last = number.split(whereSeparator: \.isWhitespace).last ?? ""
+            return last.contains(where: \.isLetter)
+                ? "'\(last)' is not this asset's symbol: the asset is chosen by its address, the amount is the number alone"
+                : "no spaces inside a number (1000, not 1 000)"
+        }
+        if number.filter({ $0 == "." }).count > 1 { return "one point at most" }
+        if number.contains(where: { $0 == "e" || $0 == "E" }),
+            number.allSatisfy({ $0.isASCIIDigit || "eE.+-".contains($0) })
+        {
+            return "no exponents: write the digits (1000, not 1e3)"
+        }
+        if number.isEmpty { return "nothing typed" }
+        return "digits, with a point for a fraction"
     }
 
     static func power(_ exponent: Int) -> Amount {

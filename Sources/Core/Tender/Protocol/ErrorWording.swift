@@ -36,6 +36,8 @@ public enum ResolvingStep: Sendable, Equatable {
     case checkChainEndpoint
     /// Restore into a new or empty folder, or replace this one (kept aside).
     case restoreElsewhereOrReplace
+    /// Name the domain (chain and vault) a payment is made from.
+    case nameDomain
 }
 
 /// Base units, and the steps named for what they do.
@@ -62,6 +64,7 @@ public struct PlainWording: ErrorWording {
         case .checkChainEndpoint: "is the chain's node running, at that endpoint?"
         case .restoreElsewhereOrReplace:
             "restore into a new or empty folder, or replace it (its contents are kept aside)"
+        case .nameDomain: "name the chain and vault to pay from"
         }
     }
 }

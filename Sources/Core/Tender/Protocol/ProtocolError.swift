@@ -32,6 +32,11 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case proofTooLarge(String)
         case untrustedIssuer(Address)
         case exposureExceeded(issuer: Address, asset: Address, requested: Amount, remaining: Amount)
+        /// An issuer's notes beyond its collateral: `outstanding` already issued and not
+        /// expired, `requested` more, `collateral` in the vault.
+        case beyondCollateral(
+            issuer: Address, asset: Address, collateral: Amount, outstanding: Amount,
+            requested: Amount)
         /// Open mode: the issuer's collateral may be withdrawn before the coin expires.
         case collateralUnlocked(issuer: Address, lockedUntil: UInt64, expiry: UInt64)
         /// An input was already consumed by a different transfer of the same owner.
@@ -84,6 +89,7 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case .proofTooLarge: "proof-too-large"
         case .untrustedIssuer: "untrusted-issuer"
         case .exposureExceeded: "exposure-exceeded"
+        case .beyondCollateral: "beyond-collateral"
         case .collateralUnlocked: "collateral-unlocked"
         case .doubleSpend: "double-spend"
         case .alreadyHeld: "already-held"
@@ -140,6 +146,12 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
             "coin \(coin.short) is \(depth) hops from its note; the cap is \(cap)"
         case .proofTooLarge(let what): "proof too large: \(what)"
         case .untrustedIssuer(let issuer): "issuer \(issuer) is not trusted by this node"
+        case .beyondCollateral(
+            let issuer, let asset, let collateral, let outstanding, let requested):
+            "issuer \(issuer) has \(wording.amount(collateral, of: asset)) of asset \(asset) in the vault; these notes total \(wording.amount(requested, of: asset))"
+                + (outstanding > 0
+                    ? " and \(wording.amount(outstanding, of: asset)) issued before has not expired"
+                    : "")
         case .exposureExceeded(let issuer, let asset, let requested, let remaining):
             "accepting \(wording.amount(requested, of: asset)) more from issuer \(issuer) (asset \(asset)) exceeds its remaining cap \(wording.amount(remaining, of: asset))"
         case .collateralUnlocked(let issuer, let lockedUntil, let expiry):

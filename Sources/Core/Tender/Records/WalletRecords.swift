@@ -82,6 +82,10 @@ public struct Balance: Equatable, Sendable {
     /// Held and not yet settled on chain (unspent and unexpired, or being redeemed): what
     /// settlement would claim from issuers' collateral.
     public var receivedUnsettled: Amount = 0
+    /// In redeem transactions recorded or sent, not yet final on chain.
+    public var redeeming: Amount = 0
+    /// Redeemed: the vault paid it to this wallet's address on chain (no longer offline money).
+    public var redeemed: Amount = 0
 
     public init() {}
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NodeKit
+import Settlement
 import Tender
 
 /// `tender node`'s settings: one TOML file (`node.toml` in the data directory, or
@@ -20,6 +21,9 @@ public struct NodeConfiguration: Sendable, Equatable {
     public var syncInterval: Double = 30
     /// Seconds a transaction may wait for a block before it is replaced.
     public var replaceAfter: UInt64 = 180
+    /// Which held coins the sync loop redeems: every one by default (a stall's node redeems
+    /// what it takes; Docs/PROTOCOL.md §11, "Who redeems").
+    public var redeem = RedeemPolicy.all
     /// Bluetooth payee service: on (fail without an adapter), off, or auto (when present).
     public var bluetooth = Switch.auto
     /// The name the Bluetooth payee advertises.
@@ -67,6 +71,23 @@ public struct NodeConfiguration: Sendable, Equatable {
         _ text: String, name: String, environment: [String: String] = [:]
     ) throws(NodeError) -> NodeConfiguration {
         let table = try SettingsTOML.table(text, name: name)
+        // A mistyped variable is refused as a mistyped key in the file is: it would leave a
+        // default in place without a word.
+        let known = Set(
+            NodeSettingsFile.overridable.map {
+                "TENDER_\($0.section)_\($0.key)".uppercased().replacingOccurrences(
+                    of: "-", with: "_")
+            })
+        let sections = NodeSettingsFile.CodingKeys.allCases.map {
+            "TENDER_\($0.rawValue.uppercased())_"
+        }
+        for variable in environment.keys.sorted()
+        where sections.contains(where: variable.hasPrefix) && !known.contains(variable) {
+            throw NodeError(
+                .usage(
+                    "unknown setting \(variable) in the environment (known: \(known.sorted().joined(separator: ", ")))"
+                ))
+        }
         for (section, key, kind) in NodeSettingsFile.overridable {
             let variable = "TENDER_\(section)_\(key)".uppercased().replacingOccurrences(
                 of: "-", with: "_")
@@ -121,6 +142,12 @@ public struct NodeConfiguration: Sendable, Equatable {
             }
             replaceAfter = UInt64(seconds)
         }
+        if let text = file.sync?.redeem?.value {
+            guard let policy = RedeemPolicy(rawValue: text) else {
+                throw mistake("sync.redeem", "must be all, unpayable or none, got '\(text)'")
+            }
+            redeem = policy
+        }
         if let text = file.payee?.bluetooth?.value {
             guard let value = Switch(rawValue: text) else {
                 throw mistake("payee.bluetooth", "must be auto, on or off, got '\(text)'")
@@ -164,6 +191,12 @@ public struct NodeConfiguration: Sendable, Equatable {
 public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
     case tcp(host: String, port: Int)
     case unix(path: String)
+
+    /// Whether only this machine can reach it: a Unix socket, or a loopback address or name.
+    public var isLocal: Bool {
+        guard case .tcp(let host, _) = self else { return true }
+        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
 
     /// `HOST:PORT` (`[::1]:8737` for IPv6) or `unix:/absolute/path`.
     public init(_ text: String) throws(NodeError) {

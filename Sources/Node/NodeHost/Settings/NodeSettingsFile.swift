@@ -18,10 +18,12 @@ struct NodeSettingsFile: SettingsLayout {
         var enabled: SettingBool?
         var interval: SettingNumber?
         var replaceAfter: SettingNumber?
+        var redeem: SettingString?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case enabled, interval
             case replaceAfter = "replace-after"
+            case redeem
         }
     }
 
@@ -75,7 +77,10 @@ struct NodeSettingsFile: SettingsLayout {
         // A list (hosts) has no one-word form in the environment.
         API.CodingKeys.allCases.filter { $0 != .hosts }.map { ("api", $0.rawValue, .string) }
             + Sync.CodingKeys.allCases.map { key in
-                ("sync", key.rawValue, key == .enabled ? .bool : .number)
+                (
+                    "sync", key.rawValue,
+                    key == .enabled ? .bool : key == .redeem ? .string : .number
+                )
             }
             + Payee.CodingKeys.allCases.map { ("payee", $0.rawValue, .string) }
             + Log.CodingKeys.allCases.map { ("log", $0.rawValue, .string) }

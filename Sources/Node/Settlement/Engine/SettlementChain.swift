@@ -23,6 +23,10 @@ public protocol SettlementChain: Sendable {
     func minedNonce() async throws(NodeError) -> UInt64
     /// Sends raw bytes; sending a transaction the chain already has is not an error.
     func send(raw: [UInt8]) async throws(NodeError)
+    /// The most sending `raw` (a transaction this adapter signed) may cost `sender` (its gas
+    /// limit at the highest fee it offers, and any value), and what `sender` holds now, in
+    /// the chain's coin.
+    func funds(toSend raw: [UInt8]) async throws(NodeError) -> (needed: Amount, held: Amount)
     /// The receipt, or nil while the transaction is not in a block.
     func receipt(of hash: Bytes32) async throws(NodeError) -> ChainReceipt?
     /// The canonical block's hash at `number` (nil above the head).
@@ -70,6 +74,12 @@ extension SettlementChain {
 
     /// Fakes: gas costs nothing, so no coin waits for cheaper gas.
     public func gasPrice() async throws(NodeError) -> Amount { 0 }
+
+    /// Fakes: every transaction is paid for.
+    public func funds(toSend raw: [UInt8]) async throws(NodeError) -> (needed: Amount, held: Amount)
+    {
+        (0, .max)
+    }
 
     /// Fakes of a chain without tokens need not answer.
     public func denomination(ofToken asset: Address) async throws(NodeError) -> Denomination? {

@@ -66,7 +66,8 @@ extension SettlementEngine {
                 tx: record.hash, redeemed: counts.filter { $0 == .redeemed }.count,
                 conflicted: counts.filter { $0 == .conflicted }.count,
                 expired: counts.filter { $0 == .expired }.count,
-                retry: counts.filter { $0 == .retry || $0 == .uncovered }.count))
+                retry: counts.filter { $0 == .retry || $0 == .uncovered }.count,
+                worth: try worth(of: outcome, coins: record.coins)))
         var reasons: [VaultRejection?: Int] = [:]
         for coin in record.coins {
             guard case .rejected(_, let reason)? = outcome.fates[coin], reason != .alreadyRedeemed
@@ -79,6 +80,22 @@ extension SettlementEngine {
         for deferred in outcome.deferredPayouts {
             events(.payoutDeferred(tx: record.hash, deferred))
         }
+    }
+
+    /// What the vault paid for `coins` in `outcome`, per asset, as people read it.
+    private func worth(of outcome: RedeemOutcome, coins: [CoinID]) throws(NodeError) -> String {
+        var paid: [CoinID: Amount] = [:]
+        for coin in coins {
+            if case .redeemed(let amount)? = outcome.fates[coin] { paid[coin] = amount }
+        }
+        guard !paid.isEmpty else { return "" }
+        let assets = try wallet.assets(of: Array(paid.keys))
+        var sums: [Address: Amount] = [:]
+        for (coin, amount) in paid {
+            guard let asset = assets[coin] else { continue }
+            sums[asset] = checkedSum([sums[asset] ?? 0, amount]) ?? .max
+        }
+        return sums.keys.sorted().map { units.format(sums[$0]!, of: $0) }.joined(separator: ", ")
     }
 
     /// A signed redeem in no block: a transaction it replaced may be mined instead; its nonce

@@ -27,6 +27,11 @@ public struct SettlementEngine: Sendable {
     public var replaceAfter: UInt64 = 180
     /// Whether coins worth less than the gas of redeeming them wait (`DustPolicy`).
     public var dust: DustPolicy = .wait
+    /// Which held coins go out in new batches (`RedeemPolicy`); what is open is followed
+    /// whatever it says.
+    public var redeem: RedeemPolicy = .all
+    /// How the wallet's amounts read, for what the events say of them.
+    public var units = Denominations()
 
     public init(
         wallet: Wallet, chain: any SettlementChain, clock: any WallClock,
@@ -57,7 +62,10 @@ public struct SettlementEngine: Sendable {
         case reverted(tx: Bytes32, coins: Int)
         /// A batch of one issuer's asset alone reverted: its coins wait until the hold ends.
         case heldBack(RedeemHold)
-        case settled(tx: Bytes32, redeemed: Int, conflicted: Int, expired: Int, retry: Int)
+        /// `worth`: what the vault paid for the redeemed coins, as people read it ("0.35 ETH";
+        /// empty when none was redeemed).
+        case settled(
+            tx: Bytes32, redeemed: Int, conflicted: Int, expired: Int, retry: Int, worth: String)
         /// The vault refused coins of `tx` for these reasons (how many each; nil: a code this
         /// node does not know), besides a coin already redeemed by an earlier batch.
         case refusedByVault(tx: Bytes32, reasons: [VaultRejection?: Int])
@@ -251,7 +259,7 @@ public struct SettlementEngine: Sendable {
     }
 
     private func sendNewBatches(events: @Sendable (Event) -> Void) async throws(NodeError) {
-        let coins = try wallet.redeemableCoins(now: clock.now(), limit: maxCoins)
+        let coins = try wallet.redeemableCoins(now: clock.now(), limit: maxCoins, policy: redeem)
             .filter { $0.domain.chainID == chain.chainID }
         guard !coins.isEmpty else { return }
         let weighed = dust == .wait && coins.contains { $0.value != nil }
@@ -269,10 +277,26 @@ public struct SettlementEngine: Sendable {
         }
         guard !plan.batches.isEmpty else { return }
         var nonce = try await nextNonce()
+        // What this pass's batches so far may cost: the balance the chain shows does not
+        // count them until they are mined.
+        var committed: Amount = 0
         for batch in plan.batches {
             let signed = try await chain.signRedeem(
                 vault: batch.domain.vault, calldata: batch.batch.calldata, nonce: nonce,
                 estimatedGas: batch.estimatedGas)
+            // Checked before it is recorded: a batch that cannot be paid for would hold its
+            // coins as being redeemed, and a payer could no longer spend them.
+            let funds = try await chain.funds(toSend: signed.raw)
+            let total = checkedSum([committed, funds.needed]) ?? .max
+            guard funds.held >= total else {
+                throw NodeError(
+                    .noGas(
+                        account: chain.sender, chainID: chain.chainID, needed: funds.needed,
+                        held: funds.held > committed ? funds.held - committed : 0),
+                    note:
+                        "nothing was sent: \(batch.coins.count) coin(s) stay as they were (spendable), the next sync sends them once the gas is there"
+                )
+            }
             let redeem = SignedRedeem(
                 hash: signed.hash, chainID: chain.chainID, vault: batch.domain.vault,
                 sender: chain.sender, nonce: nonce, raw: signed.raw, coins: batch.coins)
@@ -281,6 +305,7 @@ public struct SettlementEngine: Sendable {
             events(.recorded(tx: signed.hash, coins: batch.coins.count))
             try await chain.send(raw: signed.raw)
             events(.sent(tx: signed.hash, coins: batch.coins.count, resent: false))
+            committed = total
             nonce += 1
         }
     }

@@ -3,10 +3,21 @@ import Tender
 import WalletStore
 
 extension Wallet {
-    /// Coins to redeem now, oldest first, with their proofs, as the planner takes them.
-    public func redeemableCoins(now: UInt64, limit: Int) throws(NodeError) -> [RedeemableCoin] {
-        try storing {
-            try store.redeemable(now: now, limit: limit).map {
+    /// Coins to redeem now under `policy`, oldest first, with their proofs, as the planner
+    /// takes them.
+    public func redeemableCoins(
+        now: UInt64, limit: Int, policy: RedeemPolicy = .all
+    ) throws(NodeError) -> [RedeemableCoin] {
+        let unpayableOnly: (expiringBy: UInt64, maxHops: Int)?
+        switch policy {
+        case .none: return []
+        case .all: unpayableOnly = nil
+        case .unpayable:
+            let within = max(RedeemPolicy.nearExpiry, limits.minimumCoinLifetime)
+            unpayableOnly = (now.addingReportingOverflow(within).partialValue, limits.maxHops)
+        }
+        return try storing {
+            try store.redeemable(now: now, limit: limit, unpayableOnly: unpayableOnly).map {
                 // The chain's own coin is weighed against gas; a token's worth in it is
                 // not known here.
                 RedeemableCoin(
@@ -14,6 +25,11 @@ extension Wallet {
                     value: $0.asset == .zero ? $0.amount : nil)
             }
         }
+    }
+
+    /// The asset of each of `coins` (held now or before).
+    public func assets(of coins: [CoinID]) throws(NodeError) -> [CoinID: Address] {
+        try storing { try store.assets(of: coins) }
     }
 
     @discardableResult

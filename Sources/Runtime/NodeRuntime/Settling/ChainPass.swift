@@ -14,6 +14,7 @@ struct ChainPass: Sendable {
     let clock: any WallClock
     let replaceAfter: UInt64
     let homeEndpoint: String
+    let redeem: RedeemPolicy
 
     func callAsFunction(
         passesBefore: Int, events: @escaping @Sendable (SettlementEngine.Event) -> Void
@@ -27,7 +28,7 @@ struct ChainPass: Sendable {
         } catch { return .init(open: 0, failures: [.init(domain: nil, reason: error.description)]) }
         let results = await ChainWallets.runAll(
             plan, key: key, client: client, clock: clock, passes: 1, pause: .zero,
-            passesBefore: passesBefore, replaceAfter: replaceAfter
+            passesBefore: passesBefore, replaceAfter: replaceAfter, redeem: redeem
         ) { _, event in events(event) }
         return .init(
             open: results.reduce(0) { $0 + $1.open },

@@ -12,7 +12,8 @@ struct ChainWallets: Sendable {
     let chainID: UInt64
     private(set) var endpoints: [String]
     private(set) var rateLimit: Double?
-    var wallets: [(wallet: Wallet, confirmations: UInt64, dust: DustPolicy)] = []
+    var wallets: [(wallet: Wallet, confirmations: UInt64, dust: DustPolicy, units: Denominations)] =
+        []
 
     init(chainID: UInt64, endpoints: [String], rateLimit: Double?) {
         self.chainID = chainID
@@ -49,7 +50,13 @@ struct ChainWallets: Sendable {
             } else {
                 reachedByDefault.insert(wallet.domain.chainID)
             }
-            chain.wallets.append((wallet, depth, dust ?? listed?.dust ?? .wait))
+            // How its amounts read in what the engine says (the registry's coin, the tokens
+            // the wallet read at earlier syncs).
+            let units = Denominations(
+                nativeCoin: registry.nativeCoin(
+                    chainID: wallet.domain.chainID, preferring: wallet.domain),
+                tokens: (try? wallet.tokenDenominations()) ?? [:])
+            chain.wallets.append((wallet, depth, dust ?? listed?.dust ?? .wait, units))
             byChain[wallet.domain.chainID] = chain
         }
         // The default after every listed endpoint of the chain.
@@ -66,6 +73,7 @@ struct ChainWallets: Sendable {
     static func runAll(
         _ chains: [ChainWallets], key: PrivateKey, client: HTTPClient, clock: any WallClock,
         passes: Int, pause: Duration, passesBefore: Int = 0, replaceAfter: UInt64,
+        redeem: RedeemPolicy,
         events: @escaping @Sendable (_ chainID: UInt64, SettlementEngine.Event) -> Void
     ) async -> [Settling.Outcome] {
         await withTaskGroup(of: [Settling.Outcome].self) { group in
@@ -73,7 +81,7 @@ struct ChainWallets: Sendable {
                 group.addTask {
                     await chain.run(
                         key: key, client: client, clock: clock, passes: passes, pause: pause,
-                        passesBefore: passesBefore, replaceAfter: replaceAfter
+                        passesBefore: passesBefore, replaceAfter: replaceAfter, redeem: redeem
                     ) { events(chain.chainID, $0) }
                 }
             }
@@ -88,7 +96,7 @@ struct ChainWallets: Sendable {
     /// `SettlementEngine.run`'s.
     func run(
         key: PrivateKey, client: HTTPClient, clock: any WallClock, passes: Int, pause: Duration,
-        passesBefore: Int = 0, replaceAfter: UInt64,
+        passesBefore: Int = 0, replaceAfter: UInt64, redeem: RedeemPolicy,
         events: @escaping @Sendable (SettlementEngine.Event) -> Void
     ) async -> [Settling.Outcome] {
         let connected: EthereumRPC
@@ -106,11 +114,22 @@ struct ChainWallets: Sendable {
             var open = 0
             var failure: (any Error)?
             do {
+                // An address without the vault would read as a vault holding nothing: the
+                // failure says what is there instead, and the other wallets go on.
+                let identity = try await connected.vaultIdentity(of: entry.wallet.domain)
+                guard identity == .tenderVault else {
+                    throw NodeError(
+                        .usage(
+                            "there is \(identity) at \(entry.wallet.domain.vault) on chain \(chainID) (\(RedactedURL.text(connected.endpoint))): the coins of that vault cannot be settled there"
+                        ), resolvedBy: .listChains)
+                }
                 var engine = SettlementEngine(
                     wallet: entry.wallet, chain: chain, clock: clock,
                     confirmations: entry.confirmations)
                 engine.replaceAfter = replaceAfter
                 engine.dust = entry.dust
+                engine.redeem = redeem
+                engine.units = entry.units
                 engine.nonceFloor =
                     try wallets.map { sibling throws(NodeError) in
                         try sibling.wallet.nextNonce(chainID: chainID, sender: chain.sender) ?? 0

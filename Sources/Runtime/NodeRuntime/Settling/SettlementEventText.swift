@@ -6,14 +6,17 @@ import Tender
 /// What a person reads of the sync engine's events: the node's log and `tender sync` say the
 /// same.
 public enum SettlementEventText {
+    /// "1 coin", "3 coins".
+    static func count(_ coins: Int) -> String { coins == 1 ? "1 coin" : "\(coins) coins" }
+
     /// What a person reads of `event`.
     public static func line(for event: SettlementEngine.Event) -> String {
         let line: String
         switch event {
         case .recorded(let tx, let coins):
-            line = "recorded \(tx.hex) (\(coins) coins)"
+            line = "recorded \(tx.hex) (\(count(coins)))"
         case .sent(let tx, let coins, let resent):
-            line = "\(resent ? "sent again" : "sent") \(tx.hex) (\(coins) coins)"
+            line = "\(resent ? "sent again" : "sent") \(tx.hex) (\(count(coins)))"
         case .mined(let tx, let block): line = "mined \(tx.hex) in block \(block)"
         case .reorged(let tx): line = "reorg: \(tx.hex) left the chain; it is sent again"
         case .replaced(let tx, let replacement):
@@ -21,10 +24,10 @@ public enum SettlementEventText {
                 "\(tx.hex) waited too long for a block: replaced by \(replacement.hex) (higher fees)"
         case .dropped(let tx, let coins):
             line =
-                "\(tx.hex) will never be mined (another transaction of this key took its nonce)\(coins > 0 ? "; its \(coins) coins wait for the next batch" : "")"
+                "\(tx.hex) will never be mined (another transaction of this key took its nonce)\(coins > 0 ? "; its \(count(coins)) wait for the next batch" : "")"
         case .reverted(let tx, let coins):
             line =
-                "reverted: \(tx.hex); its \(coins) coins wait for the next batches, one per issuer and asset"
+                "reverted: \(tx.hex); its \(count(coins)) wait for the next batches, one per issuer and asset"
         case .heldBack(let hold):
             let why =
                 hold.reason == .reverted
@@ -32,9 +35,10 @@ public enum SettlementEventText {
                 : "the vault refused coins of issuer \(hold.issuer)'s asset \(hold.asset) for want of collateral"
             line =
                 "held back: \(why); its \(hold.coins) coin(s) wait until \(UTCTime.format(hold.until)) while the others settle"
-        case .settled(let tx, let redeemed, let conflicted, let expired, let retry):
+        case .settled(let tx, let redeemed, let conflicted, let expired, let retry, let worth):
+            let paid = worth.isEmpty ? "" : " (\(worth) paid to this node's address)"
             line =
-                "settled \(tx.hex): \(redeemed) redeemed, \(conflicted) conflicted, \(expired) expired, \(retry) for the next batch"
+                "settled \(tx.hex): \(redeemed) redeemed\(paid), \(conflicted) conflicted, \(expired) expired, \(retry) for the next batch"
         case .refusedByVault(let tx, let reasons):
             let named = reasons.map { ($0.key?.name ?? "an unknown reason", $0.value) }
                 .sorted { $0.0 < $1.0 }.map { "\($0.0) × \($0.1)" }
@@ -51,7 +55,7 @@ public enum SettlementEventText {
         case .stillOwed(let asset, let amount, let reason):
             line =
                 "the vault owes this node's key \(amount) base units of token \(asset); the token still refuses (\(reason)): claimed at a later pass"
-        case .expired(let coins): line = "\(coins) coins expired unredeemed"
+        case .expired(let coins): line = "\(count(coins)) expired unredeemed"
         case .dust(let coins, let value, let fee, let price):
             line =
                 "\(coins) coin(s) worth \(value) wei in all wait: redeeming them now would add \(fee) wei of gas (\(price) wei a unit), more than they are worth; they go when gas is cheaper or more coins join them (the chain's dust = \"redeem\" in chains.toml sends them anyway)"

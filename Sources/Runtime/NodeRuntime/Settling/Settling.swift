@@ -22,11 +22,14 @@ public struct Settling: Sendable {
     public let confirmations: UInt64?
     /// What coins worth less than their gas do; nil: the registry's (else they wait).
     public let dust: DustPolicy?
+    /// Which held coins go out in new redeems.
+    public let redeem: RedeemPolicy
     private let client = EthereumRPC.makeHTTPClient()
 
     public init(
         wallets: NodeWallets, registry: ChainRegistry, clock: any WallClock, rpc: String?,
-        chainID: UInt64?, confirmations: UInt64?, dust: DustPolicy? = nil
+        chainID: UInt64?, confirmations: UInt64?, dust: DustPolicy? = nil,
+        redeem: RedeemPolicy = .all
     ) {
         self.wallets = wallets
         self.registry = registry
@@ -35,6 +38,7 @@ public struct Settling: Sendable {
         self.chainID = chainID
         self.confirmations = confirmations
         self.dust = dust
+        self.redeem = redeem
     }
 
     public func shutdown() async { try? await client.shutdown() }
@@ -112,7 +116,7 @@ public struct Settling: Sendable {
         let labelled = plan.labelled
         return await ChainWallets.runAll(
             plan.chains, key: key, client: client, clock: clock, passes: passes, pause: pause,
-            replaceAfter: replaceAfter
+            replaceAfter: replaceAfter, redeem: redeem
         ) { chainID, event in events(labelled ? "chain \(chainID): " : "", event) }
     }
 }

@@ -83,12 +83,15 @@ public struct VaultDesk: Sendable {
             locks: read.lockedUntil.mapValues(ChainWord.init))
     }
 
-    /// Refuses an address without code: a mistyped vault would swallow a deposit.
-    public func requireCode(at vault: Address) async throws {
-        guard try await !rpc.code(at: vault).isEmpty else {
+    /// Refuses an address that holds no Tender vault for this chain: a mistyped vault would
+    /// swallow a deposit, and notes signed for it are worth nothing.
+    public func requireVault(at vault: Address) async throws {
+        let identity = try await rpc.vaultIdentity(of: Domain(chainID: chainID, vault: vault))
+        guard identity == .tenderVault else {
             throw NodeError(
-                .usage("there is no contract at \(vault) on \(RedactedURL.text(endpoint))"),
-                resolvedBy: .deployVault)
+                .usage(
+                    "there is \(identity) at \(vault) on chain \(chainID) (\(RedactedURL.text(endpoint)))"
+                ), resolvedBy: .deployVault)
         }
     }
 
@@ -109,7 +112,7 @@ public struct VaultDesk: Sendable {
         _ amount: Amount, of asset: Address, into vault: Address, key: PrivateKey,
         lockUntil: UInt64?
     ) async throws -> Deposit {
-        try await requireCode(at: vault)
+        try await requireVault(at: vault)
         let issuer = VaultOperator(key: key, rpc: rpc, chainID: chainID)
         var transactions = [
             try await issuer.deposit(Wei(amount), of: asset, into: vault).transactionHash
@@ -132,21 +135,75 @@ public struct VaultDesk: Sendable {
             alreadyLockedUntil: already)
     }
 
+    /// Extends `key`'s lock in `vault` to `until`, without a deposit: refused (nothing sent)
+    /// when the lock already lasts that long. Returns the transaction.
+    public func lock(
+        until: UInt64, in vault: Address, key: PrivateKey
+    ) async throws -> Bytes32 {
+        try await requireVault(at: vault)
+        let issuer = VaultOperator(key: key, rpc: rpc, chainID: chainID)
+        let current = try await lockedUntil(issuer.address, in: vault)
+        guard !current.isAtLeast(until) else {
+            throw NodeError(
+                .usage(
+                    "the collateral of \(issuer.address) is \(current.lockText) already: a lock is only ever extended"
+                ))
+        }
+        return try await issuer.lock(until: until, in: vault).transactionHash
+    }
+
+    /// Pays `amount` of `asset` of `key`'s collateral back from `vault`, once its lock has
+    /// ended (said, with its end, before anything is sent). Returns the transaction and the
+    /// collateral left.
+    public func withdraw(
+        _ amount: Amount, of asset: Address, from vault: Address, key: PrivateKey, now: UInt64,
+        units: Denomination
+    ) async throws -> (transaction: Bytes32, left: ChainWord) {
+        try await requireVault(at: vault)
+        let issuer = VaultOperator(key: key, rpc: rpc, chainID: chainID)
+        let lock = try await lockedUntil(issuer.address, in: vault)
+        guard !lock.isAtLeast(now + 1) else {
+            throw NodeError(
+                .usage(
+                    "the collateral of \(issuer.address) is \(lock.lockText): it can be withdrawn once the lock ends"
+                ))
+        }
+        let held = ChainWord(
+            try await rpc.vaultUInt(
+                vault, VaultCalls.collateral(issuer: issuer.address, asset: asset)))
+        guard held.isAtLeast(amount) else {
+            throw NodeError(
+                .usage(
+                    "\(issuer.address) has \(held.formatted(units)) of asset \(asset) in vault \(vault), less than \(units.format(amount))"
+                ))
+        }
+        let receipt = try await issuer.withdraw(Wei(amount), of: asset, from: vault)
+        let left = ChainWord(
+            try await rpc.vaultUInt(
+                vault, VaultCalls.collateral(issuer: issuer.address, asset: asset)))
+        return (receipt.transactionHash, left)
+    }
+
     /// Before notes are issued: `vault` holds at least `total` of `asset` for `issuer`,
     /// locked past the notes' `expiry` (what an open-mode payee checks against its snapshot).
     /// Amounts are said in `units` (the asset's, as `denomination(of:)` reads them).
+    /// `outstanding`: what the issuer signed before and has not expired, counted too.
     public func requireCollateral(
-        issuer: Address, asset: Address, total: Amount, expiry: UInt64, vault: Address,
-        units: Denomination
+        issuer: Address, asset: Address, total: Amount, outstanding: Amount = 0, expiry: UInt64,
+        vault: Address, units: Denomination
     ) async throws {
-        try await requireCode(at: vault)
+        try await requireVault(at: vault)
         let held = ChainWord(
             try await rpc.vaultUInt(vault, VaultCalls.collateral(issuer: issuer, asset: asset)))
-        guard held.isAtLeast(total) else {
+        let (needed, overflow) = total.addingReportingOverflow(outstanding)
+        guard !overflow, held.isAtLeast(needed) else {
             throw NodeError(
-                .usage(
-                    "issuer \(issuer) has \(held.formatted(units)) of asset \(asset) in vault \(vault); these notes total \(units.format(total))"
-                ), resolvedBy: .depositCollateral)
+                .rejected(
+                    ProtocolError(
+                        .beyondCollateral(
+                            issuer: issuer, asset: asset, collateral: held.amount ?? .max,
+                            outstanding: outstanding, requested: total))),
+                resolvedBy: .depositCollateral)
         }
         let until = try await lockedUntil(issuer, in: vault)
         guard until.isAtLeast(expiry) else {

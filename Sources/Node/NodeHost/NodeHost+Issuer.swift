@@ -1,0 +1,13 @@
+import Foundation
+import NodeKit
+import WalletStore
+
+extension NodeHost {
+    /// The issuer's record of the notes it signed, beside its key (made on first use).
+    public func issuanceLedger() throws(NodeError) -> IssuanceLedger {
+        let path = directory.path + "/" + DataDirectory.Names.issued
+        do { return try IssuanceLedger(path: path) } catch {
+            throw NodeError(.io("cannot open \(path): \(error)"))
+        }
+    }
+}
