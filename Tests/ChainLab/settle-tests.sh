@@ -142,7 +142,7 @@ status=0; t sync --redeem all --dust redeem --data-dir "$work/alice" --rpc "$rpc
     2>"$work/err" || status=$?
 cat "$work/err"
 [ "$status" = 69 ] && grep -q "no gas: $alice holds 0 .* on chain 31337" "$work/err" \
-    && grep -q "nothing was sent" "$work/err" || fail "no gas ($status): $(cat "$work/err")"
+    && grep -q "this batch was not sent" "$work/err" || fail "no gas ($status): $(cat "$work/err")"
 [ "$(spendable alice)" = "$before" ] || fail "Alice's coins changed: $before -> $(spendable alice)"
 
 step "a double spend: a copy of Alice's wallet pays Dave with the coins she pays Carol"
@@ -313,7 +313,7 @@ t issuer issue --data-dir "$work/issuer" --rpc "$other_rpc" --vault "$vault2" --
 status=0; t issuer issue --data-dir "$work/issuer" --rpc "$other_rpc" --vault "$vault2" \
     --chain-id 31338 --to "$carol" --amount 30000 --out "$work/refused.tender" 2>"$work/err" \
     || status=$?
-[ "$status" = 65 ] && grep -q "these notes total 30000 base units and 42100 base units issued before has not expired" "$work/err" \
+[ "$status" = 65 ] && grep -q "these notes total 30000 base units, with 42100 base units issued before and not yet expired" "$work/err" \
     && [ ! -e "$work/refused.tender" ] || fail "a second issuance past the collateral ($status): $(cat "$work/err")"
 t issuer status --data-dir "$work/issuer" --rpc "$other_rpc" --vault "$vault2" | tee "$work/status"
 grep -q "outstanding (issued from this folder, not yet expired): 42100 base units in" "$work/status" \

@@ -67,6 +67,7 @@ issuer_setup() {
     local add
     add=$(grep -m1 -o "tender chain add --id [0-9]* --vault 0x[0-9a-fA-F]* --rpc [^ ]*" <<<"$deployed")
     [ -n "$add" ] || fail "vault deploy printed no chain add step"
+    grep -q "tender trust add $address" <<<"$deployed" || fail "vault deploy printed no trust step"
     ${add/tender/t} --data-dir "$work/$name" --native-symbol ETH >&2
     t issuer deposit --data-dir "$work/$name" --amount "$amount" --lock-for 3456000 >&2
     t issuer status --data-dir "$work/$name" >&2

@@ -156,4 +156,57 @@ import Testing
         )
         #expect(!FileManager.default.fileExists(atPath: cli.path("refused")))
     }
+
+    /// A part of the domain not given comes from the wallet's home, not the development
+    /// defaults: `--vault V` on a wallet of chain 8453 signs for V on 8453.
+    @Test func aVaultGivenAloneTakesTheHomeChain() throws {
+        let cli = try CLI()
+        try cli.ok([
+            "init", "--data-dir", cli.path("w"), "--scrypt-n", "1024", "--chain-id", "8453",
+            "--vault", Self.other,
+        ])
+        try cli.ok(["issuer", "init", "--data-dir", cli.path("w"), "--scrypt-n", "1024"])
+        try cli.ok([
+            "issuer", "issue", "--data-dir", cli.path("w"), "--vault", Self.deployed, "--to",
+            Self.other, "--amount", "5", "--out", cli.path("notes"),
+        ])
+        let inspected = try cli.ok(["inspect", cli.path("notes"), "--json"]).stdout
+        #expect(inspected.contains("\"chainId\" : \"8453\""), "\(inspected)")
+        #expect(inspected.contains("\"verifyingContract\" : \"\(Self.deployed)\""), "\(inspected)")
+    }
+
+    /// Scanning a request says what this wallet can spend where the payee asks to be paid;
+    /// notes of an issuer not trusted are refused naming the command that trusts it.
+    @Test func aScanSaysWhatThisWalletHoldsWhereThePayeeAsksAndAnUntrustedIssuerIsNamed()
+        throws
+    {
+        let (cli, _, _) = try world()
+        for (payee, said) in [
+            ("bob", "This wallet can spend 2000 base units (native coin) there."),
+            ("carol", "This wallet holds nothing spendable in that vault"),
+        ] {
+            if payee == "carol" { try cli.initWallet("carol") }
+            try cli.ok([
+                "request", "--data-dir", cli.path(payee), "--amount", "300", "--qr", "png",
+                "--out", cli.path("\(payee).png"),
+            ])
+            let scanned = try cli.ok([
+                "scan", "--data-dir", cli.path("alice"), "--image", cli.path("\(payee).png"),
+            ]).stdout
+            #expect(scanned.contains(said), "\(scanned)")
+            // The code's text stays the last line (scripts read it there).
+            #expect(scanned.split(separator: "\n").last?.hasPrefix("tender:") == true)
+        }
+        let issuer = try cli.ok(["issuer", "address", "--data-dir", cli.path("issuer")]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let stranger = try cli.initWallet("stranger")
+        try cli.ok([
+            "issuer", "issue", "--data-dir", cli.path("issuer"), "--to", stranger, "--amount",
+            "10", "--offline", "--out", cli.path("stranger-notes"),
+        ])
+        let refused = try cli.run([
+            "receive", cli.path("stranger-notes"), "--data-dir", cli.path("stranger"),
+        ])
+        expect(refused, 65, "is not trusted by this node", "`tender trust add \(issuer)`")
+    }
 }

@@ -240,7 +240,7 @@ extension Wallet {
             #expect(account == chain.sender && chainID == 31337)
             #expect(needed == 1_000 && held == 999)
             #expect(error.description.contains("no gas: \(chain.sender) holds 999"))
-            #expect(error.description.contains("nothing was sent"))
+            #expect(error.description.contains("this batch was not sent"))
         }
         #expect(await chain.sent.isEmpty)
         #expect(try alice.openRedeems().isEmpty)

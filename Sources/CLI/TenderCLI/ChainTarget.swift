@@ -15,7 +15,8 @@ struct ChainTarget {
 
     /// `vault` and `chainID` as given narrow the registry's entries; the wallet's home domain
     /// comes first among them, then the only entry left; several left is the caller's to
-    /// settle with --vault. Nothing at all: the embedded defaults.
+    /// settle with --vault. None: what was given, the rest from the home domain, else the
+    /// embedded defaults.
     static func resolve(
         _ host: NodeHost, vault: Address?, chainID: UInt64?, rpc: String?
     ) throws -> ChainTarget {
@@ -35,8 +36,11 @@ struct ChainTarget {
                 "chains.toml lists \(candidates.count) vaults\(chainID.map { " on chain \($0)" } ?? ""): give --vault (\(candidates.map { $0.vault.checksummed }.joined(separator: ", ")))"
             )
         } else {
+            // A part not given comes from the wallet's home before the defaults: `--vault V`
+            // alone on a wallet of chain 8453 means V on 8453.
             domain = Domain(
-                chainID: chainID ?? NodeDefaults.chainID, vault: vault ?? NodeDefaults.vault)
+                chainID: chainID ?? home?.chainID ?? NodeDefaults.chainID,
+                vault: vault ?? home?.vault ?? NodeDefaults.vault)
         }
         return ChainTarget(
             domain: domain,

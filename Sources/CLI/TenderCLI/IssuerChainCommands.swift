@@ -201,6 +201,11 @@ struct IssuerWithdrawCommand: AsyncParsableCommand {
                 let domain = Domain(chainID: desk.chainID, vault: target.domain.vault)
                 let outstanding = try global.host.issuanceLedger().outstanding(
                     in: domain, now: now)[assetAddress]
+                if let outstanding, outstanding.total > 0, !output.json {
+                    print(
+                        "Notes issued from this folder and not expired: \(units.format(outstanding.total)) in \(outstanding.notes) note(s), until \(UTCTime.format(outstanding.lastExpiry)); payees redeem them against what is left."
+                    )
+                }
                 let (transaction, left) = try await desk.withdraw(
                     amount, of: assetAddress, from: target.domain.vault, key: key, now: now,
                     units: units)
@@ -215,11 +220,6 @@ struct IssuerWithdrawCommand: AsyncParsableCommand {
                 print(
                     "Withdrew \(units.format(amount)) (asset \(assetAddress)) from vault \(target.domain.vault) on chain \(desk.chainID): \(left.formatted(units)) left; \(transaction.hex)"
                 )
-                if let outstanding, outstanding.total > 0 {
-                    print(
-                        "Notes issued from this folder and not expired: \(units.format(outstanding.total)) in \(outstanding.notes) note(s), until \(UTCTime.format(outstanding.lastExpiry)); payees redeem them against what is left."
-                    )
-                }
             }
         }
     }

@@ -133,6 +133,8 @@ struct IssuerIssueCommand: AsyncParsableCommand {
             let (host, amount, count, expiresIn) = (global.host, amount, count, expiresIn)
             // Notes issued before from this folder and not expired count against the
             // collateral too: two calls may not issue it twice.
+            let issuing = try host.directory.lockForIssuing()
+            defer { withExtendedLifetime(issuing) {} }
             let ledger = try host.issuanceLedger()
             let outstanding = try ledger.outstanding(in: domain, now: now)
             let (noteAmount, units): (Amount, Denomination)
@@ -188,8 +190,11 @@ struct IssuerIssueCommand: AsyncParsableCommand {
                         total: payment.amount, notes: count, expiry: now + expiresIn,
                         issuedAt: now))
             } catch { throw NodeError(.io("cannot record the issuance: \(error)")) }
+            // A failed write to a file took nothing out; one to a device or a pipe may have
+            // passed some notes on, so they stay counted.
+            let device = FileIO.isDevice(out)
             do { try FileIO.writeAtomically(envelope, to: out) } catch {
-                try? ledger.forget(payment.requestID)
+                if !device { try? ledger.forget(payment.requestID) }
                 throw error
             }
             if output.json {

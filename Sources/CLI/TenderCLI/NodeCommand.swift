@@ -35,7 +35,7 @@ struct NodeCommand: AsyncParsableCommand {
             let host = global.host
             // Before anything is written: a node needs its wallet, and runs once per folder.
             guard host.directory.exists else { throw host.directory.noWallet }
-            let lock = try NodeLock(host.directory)
+            let lock = try host.directory.lockForNode()
             defer { withExtendedLifetime(lock) {} }
             let path = config ?? host.directory.path + "/" + DataDirectory.Names.settings
             var settings = try NodeConfiguration.load(path, mustExist: config != nil)

@@ -116,6 +116,12 @@ extension Failure {
             case .restoreElsewhereOrReplace:
                 "restore into a new or empty folder (--data-dir), or pass --force to replace it (its contents are kept aside)"
             case .nameDomain: "--chain-id and --vault pay from one"
+            case .trustIssuer(let issuer):
+                "`tender trust add \(issuer)`, or `tender trust mode open` to take issuers by their collateral"
+            case .checkVault: "check --vault: the issuer's `tender vault deploy` printed it"
+            case .checkChainID: "check --id, or give an endpoint of that chain"
+            case .nameNativeCoin:
+                "`tender chain add --id N --vault 0x… --rpc URL --native-symbol ETH` names it; or type base units"
             }
         }
     }

@@ -265,6 +265,13 @@ struct PayCommand: AsyncParsableCommand {
                 print(
                     "Paid \(units.format(record.amount, of: record.asset)) to \(record.payee)\(out.map { ": \($0)" } ?? "")"
                 )
+                if code == nil, wallet.domain != (try global.openWallet()).domain {
+                    // Chosen here, not by the payee: it takes the payment only if it takes
+                    // this vault's notes.
+                    print(
+                        "From \(wallet.domain), not the home vault: the payee takes it only if it takes that vault's notes."
+                    )
+                }
                 print(
                     record.state == .spent
                         ? "Request \(record.requestID.hex): receipt recorded, payment spent."

@@ -43,11 +43,34 @@ struct ScanCommand: ParsableCommand {
                 try printJSON(result)
             } else {
                 print(terminalSafe(explanation))
+                if let held = heldForCode(code) { print(held) }
                 if let text = String(validating: payload, as: UTF8.self), !text.isEmpty {
                     print(terminalSafe(text, keeping: ["\n", "\t"]))
                 }
             }
         }
+    }
+
+    /// What this wallet holds where the code asks to be paid (nil: no wallet here, or not a
+    /// Tender code): "Tender can pay it" says the code is Tender's, not that this wallet can.
+    private func heldForCode(_ code: ScannedCode) -> String? {
+        let (domain, asset): (Domain, Address)
+        switch code {
+        case .tenderRequest(let request): (domain, asset) = (request.domain, request.asset)
+        case .tenderPayee(let payee): (domain, asset) = (payee.domain, payee.asset)
+        default: return nil
+        }
+        let host = global.host
+        guard host.directory.exists, let wallets = try? host.openWallets() else { return nil }
+        let now = global.clock.now()
+        guard let wallet = wallets.all.first(where: { $0.domain == domain }),
+            let spendable = (try? wallet.balances(now: now))?[asset]?.spendable, spendable > 0
+        else {
+            return
+                "This wallet holds nothing spendable in that vault: the payee takes only its notes."
+        }
+        let amount = host.displayDenominations(for: wallet).format(spendable, of: asset)
+        return "This wallet can spend \(amount) there."
     }
 
     /// How this node reads an asset on a chain, for a request's amount: a chain's coin as the

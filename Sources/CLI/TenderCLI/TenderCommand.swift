@@ -8,8 +8,8 @@ struct TenderCommand: AsyncParsableCommand {
         discussion: """
             Exit status: 0 success, 64 usage, 65 rejected input (bad signature, double spend, \
             wrong chain, expired, ...), 66 missing file, wallet, key or payment, 73 already \
-            exists, 69 Bluetooth unavailable (no bluetoothd, no adapter, adapter off or \
-            blocked), 74 I/O or database error, 75 busy (try again), 77 key, passphrase or \
+            exists, 69 unavailable: Bluetooth (no bluetoothd, no adapter, adapter off or \
+            blocked) or no gas for a transaction, 74 I/O or database error, 75 busy (try again), 77 key, passphrase or \
             permission error.
             Environment: TENDER_HOME (data directory), TENDER_PASSPHRASE_FILE (passphrase, \
             first line), TENDER_MNEMONIC_FILE (words for `init --restore`).

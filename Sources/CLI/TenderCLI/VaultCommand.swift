@@ -31,8 +31,9 @@ struct VaultDeployCommand: AsyncParsableCommand {
         abstract: "Deploy the vault (Contracts/Vault.vy, embedded) and print its address.",
         discussion: """
             The signing account pays the gas. It prints the next steps with the address \
-            filled in: `tender chain add` here, then wallets whose notes this vault backs are \
-            made with `tender init --chain-id ID --vault ADDRESS`.
+            filled in: `tender chain add` here, then each wallet that takes this vault's \
+            notes lists it (`tender chain add`) before its `tender init`, and trusts the \
+            issuer.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -56,7 +57,14 @@ struct VaultDeployCommand: AsyncParsableCommand {
                     print(
                         "Vault \(deployed.vault) deployed on chain \(desk.chainID) by \(deployed.deployer) in block \(deployed.block) (\(deployed.gasUsed) gas, \(deployed.compiler))"
                     )
-                    print(nextSteps(deployed.vault, chainID: desk.chainID, endpoint: desk.endpoint))
+                    // The issuer whose notes the wallets trust: the issuer key's, when there is one.
+                    let issuer =
+                        (try? global.keys.address(ofKeyAt: global.directory.issuerKey))
+                        ?? deployed.deployer
+                    print(
+                        nextSteps(
+                            deployed.vault, chainID: desk.chainID, endpoint: desk.endpoint,
+                            issuer: issuer))
                 }
             }
         }
@@ -65,7 +73,9 @@ struct VaultDeployCommand: AsyncParsableCommand {
 
 /// What an issuer does after a deploy, the address filled in: the vault is found by every
 /// later command once chains.toml lists it.
-private func nextSteps(_ vault: Address, chainID: UInt64, endpoint: String) -> String {
+private func nextSteps(
+    _ vault: Address, chainID: UInt64, endpoint: String, issuer: Address
+) -> String {
     let rpc = RedactedURL.text(endpoint)
     return """
         Next steps:
@@ -77,6 +87,9 @@ private func nextSteps(_ vault: Address, chainID: UInt64, endpoint: String) -> S
         Each wallet that takes these notes (a stall, a customer), before its `init`:
           tender chain add --id \(chainID) --vault \(vault) --rpc URL
           tender init      (its home: the vault listed; or tender init --chain-id \(chainID) --vault \(vault))
+          tender trust add \(issuer)   (or `tender trust mode open`: issuers by their collateral)
+        A stall's address pays the gas of its redeems: send it some of the chain's coin.
+        (Add --data-dir DIR to each command for a folder other than the default.)
         """
 }
 

@@ -83,15 +83,15 @@ public struct EVMSettlementChain: SettlementChain {
             if case .rpc(_, let message, _) = error, Self.cannotAfford(message) {
                 // Its balance fell since the engine checked it: said in words, not the
                 // node's (py-evm's answer spells the sender as a Python bytes literal).
-                let needed = Wei(transaction.transaction.gas) * transaction.transaction.maxFeePerGas
-                let held = (try? await rpc.balance(of: sender)) ?? 0
+                let needed =
+                    Wei(transaction.transaction.gas) * transaction.transaction.maxFeePerGas
+                    + transaction.transaction.value
+                let held = (try? await rpc.balance(of: sender, at: .pending)) ?? 0
                 throw NodeError(
                     .noGas(
                         account: sender, chainID: chainID, needed: Amount(exactly: needed) ?? .max,
                         held: Amount(exactly: held) ?? .max),
-                    note:
-                        "the transaction is recorded and goes out at the next sync once it can be paid"
-                )
+                    note: "nothing was spent; the next sync sends it again once it can be paid")
             }
             throw NodeError(.io("\(error)"))
         }
@@ -102,7 +102,11 @@ public struct EVMSettlementChain: SettlementChain {
     ) async throws(NodeError) -> (needed: Amount, held: Amount) {
         let transaction = try Self.decode(raw).transaction
         let needed = Wei(transaction.gas) * transaction.maxFeePerGas + transaction.value
-        let held = try await ask { () throws(EVMError) in try await rpc.balance(of: sender) }
+        // At `pending`: what this key's transactions still in the pool (another vault's batch,
+        // a fraud proof, a claim) will take is already gone from it.
+        let held = try await ask { () throws(EVMError) in
+            try await rpc.balance(of: sender, at: .pending)
+        }
         return (Amount(exactly: needed) ?? .max, Amount(exactly: held) ?? .max)
     }
 

@@ -40,6 +40,10 @@ public struct APIFailure: HTTPResponseError {
         case .checkChainEndpoint: "is the chain's node running? (the chain registry's endpoints)"
         case .restoreElsewhereOrReplace: "`tender restore --force` on the node's host"
         case .nameDomain: "the API pays from the home vault only"
+        case .trustIssuer(let issuer): "`tender trust add \(issuer)` on the node's host"
+        case .checkVault: "check the vault address in the node's chains.toml"
+        case .checkChainID: "check the chain id in the node's chains.toml"
+        case .nameNativeCoin: "amounts in the API are base units"
         }
     }
 

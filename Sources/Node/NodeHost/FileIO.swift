@@ -31,11 +31,17 @@ public enum FileIO {
         FileTransport(
             path: path, check: { path throws(NodeError) in try checkWritable(path) },
             write: { bytes, path throws(TransportFailure) in
-                let device = (try? DurableFile.fileKind(path)).map { $0 != S_IFREG } ?? false
+                let device = isDevice(path)
                 do throws(NodeError) { try writeAtomically(bytes, to: path) } catch {
                     throw device ? .mayHaveSent(error) : .nothingSent(error)
                 }
             })
+    }
+
+    /// Whether `path` is there and is not a regular file (a device or a pipe): a failed write
+    /// to it may have passed some bytes on.
+    public static func isDevice(_ path: String) -> Bool {
+        (try? DurableFile.fileKind(path)).map { $0 != S_IFREG } ?? false
     }
 
     /// Refuses, before anything is committed, a path `writeAtomically` could not write: an

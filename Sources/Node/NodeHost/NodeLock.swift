@@ -1,28 +1,43 @@
 import Foundation
 import NodeKit
 
-/// One node per data directory: two would run two sync loops with one key and one nonce
-/// sequence, and answer one Bluetooth name twice. An exclusive `flock` on `node.lock`, held
-/// while the process lives (the kernel drops it when the process ends, however it ends).
-public final class NodeLock: Sendable {
+/// An exclusive `flock` on a file, held while this object lives (the kernel drops it when the
+/// process ends, however it ends).
+public final class FileLock: Sendable {
     private let descriptor: Int32
 
-    /// Takes the lock of `directory`, or says that another node holds it.
-    public init(_ directory: DataDirectory) throws(NodeError) {
-        let path = directory.path + "/" + DataDirectory.Names.nodeLock
+    /// Takes the lock of `path` (made 0600), waiting for it when `wait`, else saying `busy`
+    /// when another process holds it.
+    public init(_ path: String, wait: Bool, busy: String) throws(NodeError) {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw NodeError(.io("cannot open \(path): \(String(cString: strerror(errno)))"))
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard flock(descriptor, LOCK_EX | (wait ? 0 : LOCK_NB)) == 0 else {
             let code = errno
             close(descriptor)
             throw code == EWOULDBLOCK
-                ? NodeError(.busy("another node is running on \(directory.path)"))
+                ? NodeError(.busy(busy))
                 : NodeError(.io("cannot lock \(path): \(String(cString: strerror(code)))"))
         }
         self.descriptor = descriptor
     }
 
     deinit { close(descriptor) }
+}
+
+extension DataDirectory {
+    /// One node per data directory: two would run two sync loops with one key and one nonce
+    /// sequence, and answer one Bluetooth name twice.
+    public func lockForNode() throws(NodeError) -> FileLock {
+        try FileLock(
+            path + "/" + Names.nodeLock, wait: false,
+            busy: "another node is running on \(path)")
+    }
+
+    /// One issuance at a time from an issuer's folder: what is outstanding is read, checked
+    /// against the collateral and recorded before another call reads it.
+    public func lockForIssuing() throws(NodeError) -> FileLock {
+        try FileLock(path + "/" + Names.issued + ".lock", wait: true, busy: "")
+    }
 }

@@ -33,7 +33,15 @@ public struct Denominations: Sendable, Equatable {
     public func parse(
         _ text: String, of asset: Address, field: String
     ) throws(NodeError) -> Amount {
-        try self[asset].positiveAmount(text, field: field)
+        // The chain's own coin has no decimals until it is named (a development chain's):
+        // a fraction then needs the name, not a sync.
+        if asset == .zero, nativeCoin == .baseUnits, text.contains(".") {
+            throw NodeError(
+                .usage(
+                    "\(field): '\(text)': the chain's coin has no name or decimals here, so amounts are in base units"
+                ), resolvedBy: .nameNativeCoin)
+        }
+        return try self[asset].positiveAmount(text, field: field)
     }
 }
 

@@ -163,12 +163,16 @@ extension Wallet {
         return Received(checked, receipt: receiptBytes, repeated: false)
     }
 
-    /// An untrusted issuer's refusal, saying why in open mode: no collateral snapshot yet
-    /// (a sync reads one), or none for that issuer in it. Other errors as they are.
+    /// An untrusted issuer's refusal, saying what to do: trust it; in open mode, read the
+    /// collateral first (no snapshot yet), or none for that issuer in it. Other errors as
+    /// they are.
     private func untrustedNoted(_ error: NodeError) throws(NodeError) -> NodeError {
-        guard case .rejected(let refusal) = error.kind, case .untrustedIssuer = refusal.kind,
-            try acceptanceMode() == .open
+        guard case .rejected(let refusal) = error.kind,
+            case .untrustedIssuer(let issuer) = refusal.kind
         else { return error }
+        guard try acceptanceMode() == .open else {
+            return NodeError(error.kind, resolvedBy: .trustIssuer(issuer))
+        }
         guard let snapshot = try collateral() else {
             return NodeError(
                 error.kind,

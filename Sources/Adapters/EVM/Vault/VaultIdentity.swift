@@ -25,15 +25,20 @@ extension VaultCalls {
 
 extension EthereumRPC {
     /// Reads what stands at `domain.vault` at the head (this endpoint's chain is the caller's
-    /// to check first). An endpoint that fails is an error; a contract that reverts or answers
-    /// something else is `.otherContract`.
+    /// to check first). An endpoint that cannot be reached is an error; a contract whose call
+    /// reverts, is refused (nodes word a revert differently) or answers something else is
+    /// `.otherContract`. It guards against a mistaken address, not a hostile endpoint: any
+    /// contract may return the separator.
     public func vaultIdentity(of domain: Domain) async throws(EVMError) -> VaultIdentity {
         guard try await !code(at: domain.vault).isEmpty else { return .noContract }
         let answer: [UInt8]
         do {
             answer = try await call(CallRequest(to: domain.vault, data: VaultCalls.domainSeparator))
-        } catch .executionReverted {
-            return .otherContract
+        } catch {
+            switch error {
+            case .executionReverted, .rpc, .malformedResponse: return .otherContract
+            default: throw error
+            }
         }
         guard answer.count == 32, answer == domain.separator else { return .otherContract }
         return .tenderVault

@@ -78,7 +78,7 @@ public struct Denomination: Sendable, Hashable, CustomStringConvertible {
             parts.contains(where: { !$0.isEmpty })
         else {
             throw AmountTextError(
-                "'\(text)' is not an amount in \(symbol ?? "base units"): \(Self.mistake(in: number))"
+                "'\(text)' is not an amount in \(symbol ?? "base units"): \(mistake(in: number))"
             )
         }
         let fraction = parts.count == 2 ? parts[1] : ""
@@ -99,7 +99,7 @@ public struct Denomination: Sendable, Hashable, CustomStringConvertible {
 
     /// What is wrong with a typed amount that is not digits with at most one point, named
     /// (Docs/OPERATIONS.md, "Amounts").
-    static func mistake(in number: Substring) -> String {
+    func mistake(in number: Substring) -> String {
         if number.hasPrefix("-") { return "an amount is never negative" }
         if number.contains(",") {
             return
@@ -108,7 +108,7 @@ public struct Denomination: Sendable, Hashable, CustomStringConvertible {
         if number.contains(where: \.isWhitespace) {
             let last = number.split(whereSeparator: \.isWhitespace).last ?? ""
             return last.contains(where: \.isLetter)
-                ? "'\(last)' is not this asset's symbol: the asset is chosen by its address, the amount is the number alone"
+                ? "'\(last)' is not this asset's symbol\(symbol.map { " (\($0))" } ?? ""): the asset is chosen by its address, and the amount is the number\(symbol.map { ", with \($0) after it or not" } ?? " alone")"
                 : "no spaces inside a number (1000, not 1 000)"
         }
         if number.filter({ $0 == "." }).count > 1 { return "one point at most" }

@@ -38,6 +38,14 @@ public enum ResolvingStep: Sendable, Equatable {
     case restoreElsewhereOrReplace
     /// Name the domain (chain and vault) a payment is made from.
     case nameDomain
+    /// Trust this issuer (or take issuers by their collateral).
+    case trustIssuer(Address)
+    /// Check the vault address given (the issuer's deployment printed it).
+    case checkVault
+    /// Check the chain id given, or give an endpoint of that chain.
+    case checkChainID
+    /// Name the chain's own coin (its symbol and decimals) in the chain registry.
+    case nameNativeCoin
 }
 
 /// Base units, and the steps named for what they do.
@@ -65,6 +73,10 @@ public struct PlainWording: ErrorWording {
         case .restoreElsewhereOrReplace:
             "restore into a new or empty folder, or replace it (its contents are kept aside)"
         case .nameDomain: "name the chain and vault to pay from"
+        case .trustIssuer: "trust the issuer, or take issuers by their collateral"
+        case .checkVault: "check the vault address: the issuer's deployment printed it"
+        case .checkChainID: "check the chain id, or the endpoint"
+        case .nameNativeCoin: "name the chain's coin in the chain registry, or give base units"
         }
     }
 }

@@ -83,9 +83,14 @@ public struct NodeConfiguration: Sendable, Equatable {
         }
         for variable in environment.keys.sorted()
         where sections.contains(where: variable.hasPrefix) && !known.contains(variable) {
+            // Lists (hosts, limits) are settings with no one-word form: said as such.
+            let listed =
+                ["TENDER_API_HOSTS"].contains(variable) || variable.hasPrefix("TENDER_LIMITS_")
             throw NodeError(
                 .usage(
-                    "unknown setting \(variable) in the environment (known: \(known.sorted().joined(separator: ", ")))"
+                    listed
+                        ? "\(variable): a list has no environment form; set it in the file"
+                        : "unknown setting \(variable) in the environment (known: \(known.sorted().joined(separator: ", ")))"
                 ))
         }
         for (section, key, kind) in NodeSettingsFile.overridable {

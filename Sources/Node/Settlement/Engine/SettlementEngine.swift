@@ -294,7 +294,7 @@ public struct SettlementEngine: Sendable {
                         account: chain.sender, chainID: chain.chainID, needed: funds.needed,
                         held: funds.held > committed ? funds.held - committed : 0),
                     note:
-                        "nothing was sent: \(batch.coins.count) coin(s) stay as they were (spendable), the next sync sends them once the gas is there"
+                        "this batch was not sent: its \(batch.coins.count) coin(s) stay as they were (spendable), and the next sync sends them once the gas is there"
                 )
             }
             let redeem = SignedRedeem(

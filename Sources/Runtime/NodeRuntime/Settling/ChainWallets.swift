@@ -116,7 +116,10 @@ struct ChainWallets: Sendable {
             do {
                 // An address without the vault would read as a vault holding nothing: the
                 // failure says what is there instead, and the other wallets go on.
-                let identity = try await connected.vaultIdentity(of: entry.wallet.domain)
+                let identity: VaultIdentity
+                do { identity = try await connected.vaultIdentity(of: entry.wallet.domain) } catch {
+                    throw NodeError(.io("\(error)"))
+                }
                 guard identity == .tenderVault else {
                     throw NodeError(
                         .usage(

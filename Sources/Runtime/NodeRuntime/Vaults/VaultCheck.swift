@@ -43,14 +43,14 @@ public enum VaultCheck: Sendable, Equatable {
                 throw NodeError(
                     .usage(
                         "\(RedactedURL.text(endpoint)) serves chain \(served), not chain \(domain.chainID)"
-                    ), resolvedBy: .checkChainEndpoint)
+                    ), resolvedBy: .checkChainID)
             case .success((_, .tenderVault)):
                 return .confirmed(endpoint: endpoint)
             case .success((_, let identity)):
                 throw NodeError(
                     .usage(
                         "there is \(identity) at \(domain.vault) on chain \(domain.chainID) (\(RedactedURL.text(endpoint)))"
-                    ), resolvedBy: .deployVault)
+                    ), resolvedBy: .checkVault)
             }
         }
         return .unreachable(failures)
