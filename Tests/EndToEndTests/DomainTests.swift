@@ -58,6 +58,13 @@ import Testing
         let (cli, _, _) = try world()
         let listed = try cli.ok(["chain", "list", "--json", "--data-dir", cli.path("bob")]).json
         #expect((listed["home"] as? [String: Any])?["vault"] as? String == Self.deployed)
+        // The wallet and its registry are their owner's only, as its key is.
+        for file in ["wallet.sqlite", "chains.toml", "wallet-key.json"] {
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: cli.path("bob/\(file)"))[
+                    .posixPermissions] as? Int
+            #expect(mode == 0o600, "\(file): \(String(mode ?? 0, radix: 8))")
+        }
         let plain = try cli.ok(["init", "--data-dir", cli.path("plain"), "--scrypt-n", "1024"])
         #expect(plain.stdout.contains("the development chain's first vault"), "\(plain.stdout)")
         let chosen = try cli.ok([

@@ -1,3 +1,4 @@
+import Foundation
 import Tender
 import WalletStore
 
@@ -33,6 +34,9 @@ public struct Wallet: Sendable {
             let store = try WalletDatabase(path: path)
             try store.bind(address: address, domain: domain)
         }
+        // Its owner's only, as the key beside it (SQLite gives its -wal and -shm files the
+        // database's mode).
+        chmod(path, 0o600)
         return try open(at: path)
     }
 

@@ -166,6 +166,7 @@ public enum ChainRegistryFile {
     }
 
     public static func save(_ registry: ChainRegistry, to path: String) throws(NodeError) {
-        try FileIO.writeAtomically(Array(render(registry).utf8), to: path, replacing: true)
+        try FileIO.writeAtomically(
+            Array(render(registry).utf8), to: path, mode: 0o600, replacing: true)
     }
 }
