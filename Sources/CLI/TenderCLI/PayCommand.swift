@@ -57,6 +57,11 @@ struct PayCommand: AsyncParsableCommand {
     @Option(help: "With --qr: animated encoding, binary or ur.")
     var encoding: AnimatedCode.Encoding = .binary
     @Flag(help: "With --qr: a dark terminal.") var dark = false
+    @Option(
+        help:
+            "With --qr: bytes per animated frame (default: as many as fit the terminal's width)."
+    )
+    var fragment: Int?
     @Option(help: "With --qr and no camera: passes of the loop to show.") var loops = 3
     @Option(
         help:
@@ -103,6 +108,15 @@ struct PayCommand: AsyncParsableCommand {
         }
         guard video.framesOut == nil || qr else {
             throw ValidationError("--frames-out goes with --qr")
+        }
+        if let fragment {
+            let lengths = AnimatedCode.fragmentLengths(encoding)
+            guard qr else { throw ValidationError("--fragment goes with --qr") }
+            guard lengths.contains(fragment) else {
+                throw ValidationError(
+                    "--fragment must be \(lengths.lowerBound)…\(lengths.upperBound) for \(encoding.rawValue) codes"
+                )
+            }
         }
         if request != nil || (ble && (camera != nil || image != nil)) {
             for (given, option) in [
@@ -232,6 +246,8 @@ struct PayCommand: AsyncParsableCommand {
             let key = try global.keys.walletKey()
             let exchange = PaymentExchange(wallet: wallet, clock: global.clock)
             let transport = try transport()
+            let interrupted = qr ? InterruptNote(requestID: order.requestID) : nil
+            defer { withExtendedLifetime(interrupted) {} }
             let outcome = try await worded(units) {
                 try await elsewhereNoted(
                     wallet, asset: terms.asset, now: now, payeeNamed: code != nil
@@ -377,9 +393,19 @@ struct PayCommand: AsyncParsableCommand {
                 return { @Sendable () throws(NodeError) in try clip.write(rendered: frames) }
             }
         }
+        // On a terminal, frames no wider than it: a wrapped code cannot be read.
+        var fragmentLength = fragment
+        if fragmentLength == nil, clip.framesOut == nil, let columns = TerminalFit.columns {
+            fragmentLength = TerminalFit.fragment(fitting: columns, encoding: encoding)
+            if fragmentLength == nil {
+                note(
+                    "tender: warning: this terminal is \(columns) columns, narrower than the smallest code; widen it, or pay with --out FILE"
+                )
+            }
+        }
         let codes = AnimatedCodeTransport(
-            encoding: encoding, camera: camera, loops: loops, display: display,
-            recordPass: recordPass)
+            encoding: encoding, fragmentLength: fragmentLength, camera: camera, loops: loops,
+            display: display, recordPass: recordPass)
         guard let file else { return codes }
         return TransportPair(file, codes)
     }
