@@ -47,10 +47,14 @@ enum PointOfSaleMarkup {
         </section>
 
         <section id="sale-screen" class="screen">
-          <div class="code-box"><img id="code" alt="Payment request code: scan it to pay"></div>
+          <div class="code-box">
+            <img id="code" alt="Payment request code: scan it to pay">
+            <p class="offline-note" role="alert">Not connected to the node: a payment made now may not show here. Wait for “Online”.</p>
+          </div>
           <div class="sale-info">
             <div class="box-head"><span id="sale-label" class="label">Scan to pay</span>\#(link)</div>
             <div id="sale-amount" class="amount"></div>
+            <div class="how">Pay with a Tender wallet: scan this code, or pay over Bluetooth nearby.</div>
             <div id="sale-memo" class="memo-text"></div>
             <div class="status" role="status"><span class="dot"></span><span id="status-text">Waiting for payment</span></div>
             <div id="countdown" class="countdown"></div>

@@ -11,8 +11,9 @@ enum PointOfSaleScript {
           // chain's coin, its symbol and decimals when the node knows them), read at connect.
           const UNIT = { symbol: "", decimals: 0 };
 
-          // Base units ("1250000") to what people read ("1,250,000", or "12.50 EUR" with
-          // decimals 2): trailing zeros of the fraction dropped, two digits kept (as the CLI).
+          // Base units ("1250000") to what people read ("1250000 base units", or "12.50 EUR"
+          // with decimals 2): trailing zeros of the fraction dropped, two digits kept, no
+          // thousands separators (as the CLI writes and reads amounts).
           function formatAmount(baseUnits) {
             let digits = String(baseUnits).replace(/^0+(?=\d)/, "");
             let fraction = "";
@@ -23,9 +24,20 @@ enum PointOfSaleScript {
               const kept = Math.max(Math.min(UNIT.decimals, 2), fraction.replace(/0+$/, "").length);
               fraction = fraction.slice(0, kept);
             }
-            const whole = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-            const text = fraction ? whole + "." + fraction : whole;
-            return UNIT.symbol ? text + " " + UNIT.symbol : text;
+            const text = fraction ? digits + "." + fraction : digits;
+            return text + " " + (UNIT.symbol || "base units");
+          }
+
+          // What is being typed, as typed: every zero pressed shows (two decimals at least
+          // when the coin has them), with the unit.
+          function formatTyped(text) {
+            if (!text) return formatAmount("0");
+            const [whole, fraction] = text.split(".");
+            let shown = (whole || "0").replace(/^0+(?=\d)/, "");
+            if (UNIT.decimals > 0) {
+              shown += "." + (fraction || "").padEnd(Math.min(UNIT.decimals, 2), "0");
+            }
+            return shown + " " + (UNIT.symbol || "base units");
           }
 
           // What was typed ("1250", "12.5") to base units ("1250", "1250" with decimals 2), "0"
@@ -151,9 +163,20 @@ enum PointOfSaleScript {
             else if (key === ".") next = typed.includes(".") ? typed : (typed || "0") + ".";
             else if (typed === "" && /^0+$/.test(key)) return;
             else next = typed + key;
-            if (next.length > LONGEST_TYPED || parseAmount(next) === null) return;
+            // A key refused says why, where the amount is (role="alert").
+            if (next.length > LONGEST_TYPED) return refuse("At most " + LONGEST_TYPED + " digits.");
+            if (parseAmount(next) === null) {
+              return refuse(UNIT.decimals > 0
+                ? (UNIT.symbol || "This coin") + " has " + UNIT.decimals + " decimals."
+                : "Whole units only.");
+            }
             typed = next;
+            $("entry-error").textContent = "";
             showEntry();
+          }
+
+          function refuse(reason) {
+            $("entry-error").textContent = reason;
           }
 
           function showAmount(element, units) {
@@ -165,7 +188,9 @@ enum PointOfSaleScript {
 
           function showEntry() {
             const units = parseAmount(typed) || "0";
-            showAmount($("amount"), units);
+            const text = formatTyped(typed);
+            $("amount").textContent = text;
+            $("amount").style.setProperty("--chars", String(Math.max(4, text.length)));
             $("clear").disabled = typed === "";
             $("charge").disabled = units === "0" || screen() === "charging";
             $("charge").textContent = screen() === "charging" ? "Creating the request…"
@@ -394,6 +419,7 @@ enum PointOfSaleScript {
           }
 
           function setLink(online) {
+            document.body.dataset.online = String(online);
             for (const link of document.querySelectorAll(".link")) {
               link.dataset.online = String(online);
               link.querySelector(".link-text").textContent = online ? "Online" : "Reconnecting…";
@@ -441,7 +467,10 @@ enum PointOfSaleScript {
               if (event.target instanceof HTMLInputElement) return;
               if (screen() === "keypad") {
                 if (/^[0-9]$/.test(event.key)) press(event.key);
-                else if (event.key === "." && UNIT.decimals > 0) press(".");
+                else if (event.key === ".") {
+                  if (UNIT.decimals > 0) press(".");
+                  else refuse("Whole units only.");
+                }
                 else if (event.key === "Backspace") press("back");
                 else if (event.key === "Escape") press("clear");
                 else if (event.key === "Enter") charge();

@@ -90,7 +90,19 @@ enum PointOfSaleStyle {
         /* The sale: the code as large as the screen's short side, the state beside it. */
         #sale-screen { grid-template-columns: auto 1fr; align-items: stretch; }
         .code-box { height: calc(100dvh - 2 * var(--gap)); aspect-ratio: 1; background: #fff; border-radius: var(--radius); padding: 4px; }
+        .code-box { position: relative; }
         .code-box img { display: block; width: 100%; height: 100%; image-rendering: pixelated; }
+        /* The node out of reach during a sale: said over the code, not only in the pill. */
+        .offline-note {
+          display: none; position: absolute; inset: auto 8px 8px 8px; margin: 0; padding: 10px 12px;
+          border-radius: var(--radius); background: #6b3a00; color: #fff; font-weight: 800;
+          font-size: clamp(16px, 4vmin, 22px); text-align: center;
+        }
+        body[data-online="false"] .offline-note { display: block; }
+        body[data-online="false"] .code-box img { opacity: 0.35; }
+        /* Read from a metre away: what to do, and how long is left. */
+        #sale-label { font-size: clamp(22px, 6vmin, 34px); font-weight: 900; color: var(--ink, inherit); }
+        .how { font-size: clamp(15px, 3.6vmin, 19px); color: var(--muted); }
         .sale-info { display: flex; flex-direction: column; gap: 10px; min-width: 0; }
         .sale-info .amount { --largest: min(72px, 15vmin); }
         .memo-text { font-size: 1.1em; color: var(--muted); overflow-wrap: anywhere; }
@@ -104,7 +116,10 @@ enum PointOfSaleStyle {
         body[data-screen="paying"] .status .dot { animation: pulse 0.5s ease-in-out infinite; }
         body[data-screen="expired"] .status { background: #f9dedc; color: var(--bad); }
         body[data-screen="expired"] .code-box img { opacity: 0.12; }
-        .countdown { color: var(--muted); font-variant-numeric: tabular-nums; min-height: 1.25em; }
+        .countdown {
+          color: var(--muted); font-variant-numeric: tabular-nums; min-height: 1.25em;
+          font-size: clamp(18px, 4.5vmin, 26px); font-weight: 700;
+        }
         .actions { display: flex; flex-direction: column; gap: var(--gap); margin-top: auto; }
         .actions button { min-height: 64px; }
         #charge-again { display: none; }
@@ -122,7 +137,7 @@ enum PointOfSaleStyle {
         .paid-details { display: flex; flex-direction: column; gap: calc(2 * var(--gap)); min-width: 0; }
         .receipt-box { margin: 0; display: flex; align-items: center; gap: var(--gap); font-weight: 700; }
         .receipt-box[hidden] { display: none; }
-        .receipt-box img { width: min(38vmin, 220px); aspect-ratio: 1; background: #fff; padding: 6px; border-radius: var(--radius); image-rendering: pixelated; }
+        .receipt-box img { width: min(42vmin, 260px); aspect-ratio: 1; background: #fff; padding: 6px; border-radius: var(--radius); image-rendering: pixelated; }
         .receipt { display: grid; grid-template-columns: auto 1fr; gap: 8px 16px; margin: 0; font-size: 1.15em; }
         .receipt dt { opacity: 0.85; font-weight: 600; }
         .receipt dd { margin: 0; font-weight: 800; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
