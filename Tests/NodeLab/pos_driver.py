@@ -34,7 +34,7 @@ class WebSocket:
 
     def __init__(self, url):
         parts = urllib.parse.urlsplit(url)
-        self.sock = socket.create_connection((parts.hostname, parts.port), timeout=30)
+        self.sock = socket.create_connection((parts.hostname, parts.port), timeout=60)
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock.sendall(
             (
@@ -115,7 +115,9 @@ class Page:
     """The browser's first page, through its DevTools WebSocket."""
 
     def __init__(self, port, width, height):
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as answer:
+        # A busy machine (a QEMU guest beside, one core) can keep Chromium from answering for
+        # a while: the wait is for an answer, as long as the other waits.
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=60) as answer:
             targets = json.load(answer)
         page = next(target for target in targets if target["type"] == "page")
         self.socket = WebSocket(page["webSocketDebuggerUrl"])

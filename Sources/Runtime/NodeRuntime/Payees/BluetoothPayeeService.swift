@@ -24,12 +24,20 @@ struct BluetoothPayeeService: Service {
 
     func run() async throws {
         let (state, metrics, logger) = (context.state, context.metrics, context.logger)
+        // Said once at the default level: a stall must see that nobody nearby can pay it.
+        var saidAbsent = false
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
                 try await serve()
                 await state.service(Self.name, is: .stopped(nil))
                 return
             } catch let absent as NearbyDeviceAbsent where mode == .auto {
+                if !saidAbsent {
+                    logger.notice(
+                        "bluetooth payee: not running (\(absent)); payments by code still work, and it starts when an adapter appears"
+                    )
+                    saidAbsent = true
+                }
                 await state.service(Self.name, is: .waiting(for: "an adapter", "\(absent)"))
                 try? await cancelWhenGracefulShutdown { try await Task.sleep(for: lookAgain) }
             } catch {
