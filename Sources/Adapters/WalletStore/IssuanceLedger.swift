@@ -107,9 +107,7 @@ public final class IssuanceLedger: Sendable {
                 let asset = try row.decode(Address.self, forColumn: "asset")
                 var figures = result[asset, default: Outstanding()]
                 let total = try row.decode(UInt128.self, forColumn: "total")
-                figures.total =
-                    figures.total.addingReportingOverflow(total).overflow
-                    ? .max : figures.total + total
+                figures.total = checkedSum([figures.total, total]) ?? .max
                 figures.notes += try row.decode(Int.self, forColumn: "notes")
                 figures.lastExpiry = max(figures.lastExpiry, try row.seconds("expiry"))
                 result[asset] = figures
