@@ -45,7 +45,8 @@ step() {
     local name=$1 started=$SECONDS status=0
     shift
     echo "==> $name"
-    "$@" || status=$?
+    mkdir -p .build/steps
+    "$@" 2>&1 | tee ".build/steps/$name.txt" || status=$?
     record "$name" "$status" $((SECONDS - started))
     return "$status"
 }
@@ -83,6 +84,17 @@ summary() {
     for i in "${!step_names[@]}"; do
         printf '  %-14s %6s s  %s\n' "${step_names[$i]}" "${step_seconds[$i]}" "${step_results[$i]}"
         [ "${step_results[$i]}" = passed ] || failed=$((failed + 1))
+    done
+    # A failing step's last lines again, at the end where a truncated log still shows them.
+    for i in "${!step_names[@]}"; do
+        local name=${step_names[$i]} output
+        [ "${step_results[$i]}" = passed ] && continue
+        output=.build/steps/$name.txt
+        [ -f "$output" ] || output=.build/$name.txt
+        [ -f "$output" ] || continue
+        echo
+        echo "--- $name: its last lines ($output)"
+        tail -n 30 "$output"
     done
     echo "steps: $((${#step_names[@]} - failed)) passed, $failed failed"
     [ "$failed" -eq 0 ]

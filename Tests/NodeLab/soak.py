@@ -15,7 +15,7 @@ import time, urllib.error, urllib.request
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--seconds", type=int, default=60)
-parser.add_argument("--rate", type=int, default=20, help="payments a second")
+parser.add_argument("--rate", type=int, default=10, help="payments a second")
 parser.add_argument("--keep", action="store_true")
 options = parser.parse_args()
 tender = os.path.abspath(os.environ.get("TENDER", ".build/debug/tender"))
