@@ -101,7 +101,9 @@ id=$(echo "$request" | json '["requestId"]')
 t pay --data-dir "$work/alice" --request "$uri" --out "$work/pay.tender" >/dev/null
 t receive "$work/pay.tender" --data-dir "$work/bob" --receipt-out "$work/receipt.tender" >/dev/null
 t receipt "$work/receipt.tender" --data-dir "$work/alice" >/dev/null
-until_ok 60 grep -q "^event: payment" "$work/events" || fail "no payment event: $(cat "$work/events")"
+# The event's lines may land in the file one at a time: wait for its data line, then check it.
+until_ok 60 grep -q '"requestId"' "$work/events" || fail "no payment event: $(cat "$work/events")"
+grep -q "^event: payment" "$work/events" || fail "the event is not a payment: $(cat "$work/events")"
 grep -q "\"requestId\":\"$id\"" "$work/events" || fail "the event names another request"
 [ "$(call "http://127.0.0.1:$api/api/requests/$id" | json '["state"]')" = paid ] || fail "not paid"
 
@@ -126,6 +128,13 @@ t chain add --data-dir "$work/bob" --id 31337 --vault "$vault" --rpc "$rpc" --co
 call -X POST "http://127.0.0.1:$api/api/sync" >/dev/null
 until_ok 60 settled || fail "Bob's coins were not settled: $(call "http://127.0.0.1:$api/api/balance")"
 call "http://127.0.0.1:$api/api/status" | json '["sync"]'
+# The payment says it was redeemed, and in which transaction: in the API and in history.
+redeemed() { [ "$(call "http://127.0.0.1:$api/api/payments" | json '["incoming"][-1]["state"]')" = redeemed ]; }
+until_ok 60 redeemed ||
+    fail "the payment does not say redeemed: $(call "http://127.0.0.1:$api/api/payments")"
+tx=$(call "http://127.0.0.1:$api/api/payments" | json '["incoming"][-1]["redeemTransactions"][0]')
+t history --data-dir "$work/bob" | grep -q "tea.*redeemed in $tx" ||
+    fail "history does not say redeemed in $tx: $(t history --data-dir "$work/bob")"
 "$python" Tests/ChainLab/check.py --url "$rpc" --vault "$vault" --issuer "$issuer" \
     --deposit "$deposit" --paid "$bob=1500" --coins 1
 

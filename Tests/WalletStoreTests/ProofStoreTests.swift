@@ -218,7 +218,7 @@ import Testing
         #expect(
             columns == [
                 "id", "issuer_ref", "asset_ref", "amount", "expiry", "depth", "state",
-                "reserved_by", "change_of", "origin", "updated_at",
+                "reserved_by", "change_of", "origin", "updated_at", "received_in",
             ])
         #expect(
             try store.read { db in try db.indexes(on: "spends").map(\.name) }.allSatisfy {

@@ -93,6 +93,50 @@ import Testing
         #expect(try store.redeemable(now: world.now, limit: 10).map(\.coin) == [coins[3]])
     }
 
+    /// A received payment says what became of its coins: received while held, redeeming with
+    /// the amount in a redeem not yet final, redeemed (with the transaction) once all of it is;
+    /// a coin the vault refused counts in neither.
+    @Test func aReceivedPaymentSaysWhatWasRedeemedAndInWhichTransaction() throws {
+        let (store, _, coins) = try bob([10, 20, 30])
+        let id = try Bytes32([UInt8](repeating: 0xEE, count: 32))
+        func settlement() throws -> IncomingSettlement {
+            let listed = try store.incomingPayments()
+            let one = try #require(try store.incomingPayment(id))
+            #expect(listed.count == 1 && listed[0].settlement == one.settlement)
+            return one.settlement
+        }
+        #expect(try settlement() == IncomingSettlement())
+        #expect(try settlement().state(of: 60) == "received")
+
+        let first = try redeem([coins[0], coins[1]], nonce: 0)
+        try store.recordRedeem(first, now: world.now)
+        var expected = IncomingSettlement()
+        expected.redeeming = 30
+        #expect(try settlement() == expected)
+        #expect(try settlement().state(of: 60) == "redeeming")
+
+        let block = try Bytes32([UInt8](repeating: 0xB0, count: 32))
+        try store.redeemMined(first.hash, block: 5, hash: block, now: world.now)
+        try store.settleRedeem(
+            first.hash, coins: [coins[0]: .redeemed, coins[1]: .conflicted], now: world.now)
+        expected = IncomingSettlement()
+        expected.redeemed = 10
+        expected.transactions = [first.hash]
+        #expect(try settlement() == expected)
+        #expect(try settlement().state(of: 60) == "part-redeemed")
+
+        let second = try redeem([coins[2]], nonce: 1, tag: 2)
+        try store.recordRedeem(second, now: world.now)
+        try store.redeemMined(second.hash, block: 6, hash: block, now: world.now)
+        try store.settleRedeem(second.hash, coins: [coins[2]: .redeemed], now: world.now)
+        expected.redeemed = 40
+        expected.transactions = [first.hash, second.hash]
+        #expect(try settlement() == expected)
+        // 40 of 60: the vault refused 20 (conflicted).
+        #expect(try settlement().state(of: 60) == "part-redeemed")
+        #expect(try settlement().state(of: 40) == "redeemed")
+    }
+
     /// A final redeem stays final: failing it is refused (its coins are not sent back to the
     /// queue), a reorg or a second mining leaves it as it is.
     @Test func aFinalRedeemCannotFailOrMoveBack() throws {

@@ -360,6 +360,19 @@ enum Schema {
                         JOIN addresses a ON a.ref = c.asset_ref;
                     """)
         }
+        // Which received payment brought each coin (the payment's rowid, a few bytes a coin):
+        // what history needs to say a payment was redeemed. Null for change, notes taken
+        // before, and coins of older stores (their payments stay "received").
+        migrator.registerMigration("v14: coins name their payment") { db in
+            // Indexed only while on chain: a payment's redeemed part is found without reading
+            // every coin, and the coins still offline cost no index entry.
+            try db.execute(
+                sql: """
+                    ALTER TABLE coins ADD COLUMN received_in INTEGER;
+                    CREATE INDEX coins_by_payment ON coins(received_in)
+                        WHERE state IN ('redeeming', 'redeemed') AND received_in IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 }

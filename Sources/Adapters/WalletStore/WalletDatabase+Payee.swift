@@ -3,15 +3,75 @@ import GRDB
 import Tender
 
 extension WalletDatabase {
+    /// The payment of request `id`, with what of it was redeemed.
     public func incomingPayment(_ id: Bytes32) throws -> IncomingPaymentRecord? {
-        try read { db in try Self.incoming(db, id) }
+        try read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT rowid AS row, * FROM incoming_payments WHERE request_id = ?",
+                    arguments: [id])
+            else { return nil }
+            var record = try Self.incoming(row: row)
+            let payment = try row.decode(Int64.self, forColumn: "row")
+            record.settlement =
+                try Self.incomingSettlements(db, of: payment)[payment] ?? IncomingSettlement()
+            return record
+        }
     }
 
+    /// Every accepted payment, oldest first, with what of it was redeemed.
     public func incomingPayments() throws -> [IncomingPaymentRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM incoming_payments ORDER BY received_at, rowid")
-                .map(Self.incoming(row:))
+            let settlements = try Self.incomingSettlements(db)
+            return try Row.fetchAll(
+                db, sql: "SELECT rowid AS row, * FROM incoming_payments ORDER BY received_at, rowid"
+            ).map { row in
+                var record = try Self.incoming(row: row)
+                record.settlement =
+                    settlements[try row.decode(Int64.self, forColumn: "row")]
+                    ?? IncomingSettlement()
+                return record
+            }
         }
+    }
+
+    /// What was redeemed or is being redeemed of each received payment, by its rowid. Sums in
+    /// Swift: amounts are 128-bit.
+    /// (The rowid: the store is copied page by page and never vacuumed, which could renumber it.)
+    static func incomingSettlements(
+        _ db: Database, of payment: Int64? = nil
+    ) throws -> [Int64: IncomingSettlement] {
+        var result: [Int64: IncomingSettlement] = [:]
+        let coins = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT received_in, amount, state, (
+                    SELECT t.hash FROM redeem_coins rc
+                    JOIN redeem_transactions t ON t.hash = rc.tx AND t.state = 'final'
+                    WHERE rc.coin = coins.id) AS tx
+                FROM coins
+                WHERE state IN ('redeeming', 'redeemed') AND received_in IS NOT NULL
+                    \(payment == nil ? "" : "AND received_in = ?")
+                ORDER BY rowid
+                """,
+            arguments: StatementArguments(payment.map { [$0] } ?? []))
+        while let row = try coins.next() {
+            let payment = try row.decode(Int64.self, forColumn: "received_in")
+            let amount = try row.decode(UInt128.self, forColumn: "amount")
+            var settlement = result[payment, default: IncomingSettlement()]
+            if try row.decode(CoinState.self, forColumn: "state") == .redeemed {
+                settlement.redeemed = addSaturating(settlement.redeemed, amount)
+                if let tx = try row.decode(Bytes32?.self, forColumn: "tx"),
+                    !settlement.transactions.contains(tx)
+                {
+                    settlement.transactions.append(tx)
+                }
+            } else {
+                settlement.redeeming = addSaturating(settlement.redeeming, amount)
+            }
+            result[payment] = settlement
+        }
+        return result
     }
 
     /// The payments accepted after row `rowID` (0: all), in the order they landed, with the
@@ -78,11 +138,12 @@ extension WalletDatabase {
                     payment.requestID, payment.asset, payment.amount, payment.memo,
                     checked.payer, checked.digest, Data(receipt), now.column,
                 ])
+            let row = db.lastInsertedRowID
             try Self.recordProof(db, checked.verified, keeping: [CoinID](), now: now)
             for coin in checked.credited {
                 try Self.insertCoin(
                     db, coin, origin: Self.origin(of: coin, in: checked.verified),
-                    state: .unspent, changeOf: nil, now: now)
+                    state: .unspent, changeOf: nil, receivedIn: row, now: now)
             }
         }
     }

@@ -151,7 +151,7 @@ extension WalletDatabase {
     /// the note or transfer whose digest is `origin`.
     static func insertCoin(
         _ db: Database, _ coin: Coin, origin: Bytes32, state: CoinState, changeOf: Bytes32?,
-        now: UInt64
+        receivedIn payment: Int64? = nil, now: UInt64
     ) throws {
         let exists = try db.cachedStatement(sql: "SELECT 1 FROM coins WHERE id = ?")
         if try Bool.fetchOne(exists, arguments: [coin.id]) != nil {
@@ -160,13 +160,13 @@ extension WalletDatabase {
         try db.cachedStatement(
             sql: """
                 INSERT INTO coins(id, issuer_ref, asset_ref, amount, expiry, depth, state,
-                    change_of, origin, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    change_of, origin, received_in, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(
             arguments: [
                 coin.id, try addressRef(db, coin.issuer), try addressRef(db, coin.asset),
-                coin.amount, coin.expiry.column, coin.depth, state, changeOf, origin,
+                coin.amount, coin.expiry.column, coin.depth, state, changeOf, origin, payment,
                 now.column,
             ])
     }

@@ -8,7 +8,11 @@ struct HistoryCommand: ParsableCommand {
         commandName: "history", abstract: "List payments made and received, oldest first.",
         discussion: """
             Every vault's: a payment in another vault than the home one names it (`chainId` \
-            and `vault` in --json).
+            and `vault` in --json). A payment received says what became of it on chain: \
+            received (held, or paid onward), redeeming (in a redeem not yet final), \
+            redeemed, or part-redeemed (the rest paid onward, held, or refused by the vault), \
+            with the transaction (`redeemed`, `redeeming` and `redeemTransactions` \
+            in --json).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -66,18 +70,48 @@ struct HistoryCommand: ParsableCommand {
         for payment in try wallet.incomingPayments() {
             let memo = payment.memo.isEmpty ? "" : "  \"\(terminalSafe(payment.memo))\""
             let from = payment.payer.map { "  from \($0)" } ?? ""
+            let settlement = payment.settlement
+            let state = settlement.state(of: payment.amount)
             var json: [String: Any] = [
                 "direction": "in", "requestId": payment.requestID.hex,
                 "amount": String(payment.amount), "asset": payment.asset.checksummed,
-                "memo": payment.memo, "state": "received", "time": payment.receivedAt,
+                "memo": payment.memo, "state": state, "time": payment.receivedAt,
+                "redeemed": String(settlement.redeemed),
+                "redeeming": String(settlement.redeeming),
+                "redeemTransactions": settlement.transactions.map(\.hex),
             ]
             json["counterparty"] = payment.payer?.checksummed
             entries.append(
                 (
                     payment.receivedAt, json,
-                    "\(UTCTime.format(payment.receivedAt))  in   \(units.format(payment.amount, of: payment.asset))\(from)\(memo)  received  \(payment.requestID.hex)"
+                    "\(UTCTime.format(payment.receivedAt))  in   \(units.format(payment.amount, of: payment.asset))\(from)\(memo)  \(Self.said(settlement, of: payment, units))  \(payment.requestID.hex)"
                 ))
         }
         return entries
+    }
+
+    /// A received payment's state in words, with what of it went on chain: `received`,
+    /// `redeemed in 0x…`, or the amounts when only part of it was (the rest paid onward or
+    /// still held).
+    static func said(
+        _ settlement: IncomingSettlement, of payment: IncomingPaymentRecord, _ units: Denominations
+    ) -> String {
+        let transactions = settlement.transactions.map(\.hex).joined(separator: ", ")
+        switch settlement.state(of: payment.amount) {
+        case "redeemed": return "redeemed in \(transactions)"
+        case "received": return "received"
+        default:
+            var parts: [String] = []
+            if settlement.redeemed > 0 {
+                parts.append(
+                    "\(units.format(settlement.redeemed, of: payment.asset)) redeemed in \(transactions)"
+                )
+            }
+            if settlement.redeeming > 0 {
+                parts.append("\(units.format(settlement.redeeming, of: payment.asset)) redeeming")
+            }
+            return "\(settlement.redeeming > 0 ? "redeeming" : "part-redeemed"): "
+                + parts.joined(separator: ", ")
+        }
     }
 }

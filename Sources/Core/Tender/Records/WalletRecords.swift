@@ -47,6 +47,8 @@ public struct IncomingPaymentRecord: Sendable {
     /// The encoded receipt envelope this wallet signed: returned again on a retry.
     public let receipt: [UInt8]
     public let receivedAt: UInt64
+    /// What became of its coins on chain, as far as this wallet settled them.
+    public var settlement = IncomingSettlement()
 
     public init(
         requestID: Bytes32, asset: Address, amount: Amount, memo: String, payer: Address?,
@@ -60,6 +62,28 @@ public struct IncomingPaymentRecord: Sendable {
         self.digest = digest
         self.receipt = receipt
         self.receivedAt = receivedAt
+    }
+}
+
+/// The part of a received payment this wallet redeemed, or is redeeming, on chain. Coins paid
+/// onward are in neither: the payment was received, and that money went on offline.
+public struct IncomingSettlement: Equatable, Sendable {
+    /// In redeem transactions recorded or sent, not yet final.
+    public var redeeming: Amount = 0
+    /// Paid to this wallet's address by the vault.
+    public var redeemed: Amount = 0
+    /// The final redeem transactions that paid it, oldest first.
+    public var transactions: [Bytes32] = []
+
+    public init() {}
+
+    /// `received` (nothing of it on chain), `redeeming` (some of it in a redeem not yet
+    /// final), `redeemed` (all of `amount`), or `part-redeemed` (the rest paid onward, still
+    /// held, or refused by the vault).
+    public func state(of amount: Amount) -> String {
+        if redeeming > 0 { return "redeeming" }
+        if redeemed > 0 { return redeemed >= amount ? "redeemed" : "part-redeemed" }
+        return "received"
     }
 }
 
