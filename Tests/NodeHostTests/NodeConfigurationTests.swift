@@ -76,6 +76,21 @@ import Testing
         #expect(NodeConfiguration().limits.isEmpty)
     }
 
+    /// Sync times as a limit's period is written ("30s", "5m"), or plain seconds.
+    @Test(arguments: [
+        ("interval = \"30s\"", 30.0), ("interval = \"500ms\"", 0.5), ("interval = \"5m\"", 300),
+        ("interval = \"1h\"", 3600), ("interval = 2.5", 2.5), ("interval = 7", 7),
+        ("interval = \"1d\"", 86_400),
+    ])
+    func syncTimesTakeTheirUnit(line: String, seconds: Double) throws {
+        let settings = try NodeConfiguration.parse("[sync]\n\(line)\n", name: "node.toml")
+        #expect(settings.syncInterval == seconds)
+        let replace = try NodeConfiguration.parse(
+            "[sync]\nreplace-after = \"3m\"\n", name: "node.toml",
+            environment: ["TENDER_SYNC_INTERVAL": "45s"])
+        #expect(replace.replaceAfter == 180 && replace.syncInterval == 45)
+    }
+
     @Test func theEnvironmentOverridesTheFile() throws {
         let settings = try NodeConfiguration.parse(
             "[sync]\ninterval = 5\n", name: "node.toml",
@@ -103,8 +118,15 @@ import Testing
         ),
         ("[chain]\nid = 1", "unknown section [chain]"),
         ("sync = 3", "sync must be a section"),
-        ("[sync]\ninterval = \"fast\"", "sync.interval must be a number"),
-        ("[sync]\ninterval = 0", "sync.interval must be 0.1…86400 seconds"),
+        (
+            "[sync]\ninterval = \"fast\"",
+            "sync.interval must be seconds or a duration (30s, 5m, 1h)"
+        ),
+        ("[sync]\ninterval = \"30 s\"", "sync.interval must be seconds or a duration"),
+        ("[sync]\ninterval = \"-5s\"", "sync.interval must be seconds or a duration"),
+        ("[sync]\ninterval = \"2d\"", "sync.interval must be 0.1 s … 1 d"),
+        ("[sync]\nreplace-after = \"1.5s\"", "sync.replace-after must be whole seconds"),
+        ("[sync]\ninterval = 0", "sync.interval must be 0.1 s … 1 d (0.1…86400 seconds)"),
         ("[sync]\nenabled = \"yes\"", "sync.enabled must be true or false"),
         ("[api]\nlisten = \"localhost\"", "expected HOST:PORT"),
         ("[api]\nlisten = \"127.0.0.1:70000\"", "port 1…65535"),
@@ -127,8 +149,8 @@ import Testing
         ("[[limits]]\npayee = \"any\"\namount = 5", "limits[0] needs period"),
         ("[api]\nhosts = [\"evil example\"]", "api.hosts[0] must be a host name"),
         ("[api]\nhosts = \"till.example\"", "api.hosts"),
-        ("[sync]\ninterval = 1e300", "sync.interval must be 0.1…86400 seconds"),
-        ("[sync]\ninterval = nan", "sync.interval must be 0.1…86400 seconds"),
+        ("[sync]\ninterval = 1e300", "sync.interval must be 0.1 s … 1 d (0.1…86400 seconds)"),
+        ("[sync]\ninterval = nan", "sync.interval must be 0.1 s … 1 d (0.1…86400 seconds)"),
         ("[sync]\nreplace-after = 1e-300", "sync.replace-after must be whole seconds"),
         ("[sync]\nreplace-after = inf", "sync.replace-after must be whole seconds"),
         ("[sync]\nredeem = \"some\"", "sync.redeem must be all, unpayable or none, got 'some'"),
@@ -164,7 +186,8 @@ import Testing
             _ = try NodeConfiguration.parse(
                 "", name: "node.toml", environment: ["TENDER_SYNC_INTERVAL": "soon"])
         } throws: { error in
-            "\(error)".contains("TENDER_SYNC_INTERVAL must be a number, got 'soon'")
+            "\(error)".contains(
+                "TENDER_SYNC_INTERVAL must be seconds or a duration (30s, 5m, 1h), got 'soon'")
         }
     }
 

@@ -135,15 +135,15 @@ public struct NodeConfiguration: Sendable, Equatable {
             self.tokenFile = tokenFile
         }
         if let enabled = file.sync?.enabled?.value { syncEnabled = enabled }
-        if let interval = file.sync?.interval?.value {
+        if let interval = file.sync?.interval?.value.seconds {
             guard interval >= 0.1, interval <= 86_400 else {
-                throw mistake("sync.interval", "must be 0.1…86400 seconds")
+                throw mistake("sync.interval", "must be 0.1 s … 1 d (0.1…86400 seconds)")
             }
             syncInterval = interval
         }
-        if let seconds = file.sync?.replaceAfter?.value {
+        if let seconds = file.sync?.replaceAfter?.value.seconds {
             guard seconds >= 0, seconds <= 86_400, seconds == seconds.rounded() else {
-                throw mistake("sync.replace-after", "must be whole seconds, 0…86400")
+                throw mistake("sync.replace-after", "must be whole seconds, 0 … 1 d (0…86400)")
             }
             replaceAfter = UInt64(seconds)
         }

@@ -16,8 +16,8 @@ struct NodeSettingsFile: SettingsLayout {
 
     struct Sync: Decodable {
         var enabled: SettingBool?
-        var interval: SettingNumber?
-        var replaceAfter: SettingNumber?
+        var interval: SettingDuration?
+        var replaceAfter: SettingDuration?
         var redeem: SettingString?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
@@ -79,7 +79,7 @@ struct NodeSettingsFile: SettingsLayout {
             + Sync.CodingKeys.allCases.map { key in
                 (
                     "sync", key.rawValue,
-                    key == .enabled ? .bool : key == .redeem ? .string : .number
+                    key == .enabled ? .bool : key == .redeem ? .string : .duration
                 )
             }
             + Payee.CodingKeys.allCases.map { ("payee", $0.rawValue, .string) }

@@ -51,7 +51,7 @@ enum SettingsTOML {
     }
 
     /// What kind of value an environment override is, to set it into the table typed.
-    enum Kind { case string, bool, number }
+    enum Kind { case string, bool, number, duration }
 
     /// Sets `text` (from the environment's `variable`) at `section`.`key` of `table`, typed
     /// as `kind`.
@@ -72,6 +72,19 @@ enum SettingsTOML {
         case .number:
             guard let number = Double(text) else {
                 throw NodeError(.usage("\(variable) must be a number, got '\(text)'"))
+            }
+            entries[key] = number
+        case .duration:
+            // "30s" or "2m" as in the file; plain seconds as a number.
+            guard let number = Double(text) else {
+                guard DurationText.seconds(text) != nil else {
+                    throw NodeError(
+                        .usage(
+                            "\(variable) must be seconds or a duration (30s, 5m, 1h), got '\(text)'"
+                        ))
+                }
+                entries[key] = text
+                return
             }
             entries[key] = number
         }
@@ -138,6 +151,7 @@ protocol SettingValue: Sendable {
 }
 
 typealias SettingNumber = Setting<Double>
+typealias SettingDuration = Setting<DurationText>
 typealias SettingBool = Setting<Bool>
 typealias SettingString = Setting<String>
 typealias SettingInteger = Setting<Int64>
@@ -181,5 +195,30 @@ struct Digits: SettingValue {
         ((try? container.decode(String.self))
             ?? (try? container.decode(Int64.self)).map(String.init))
             .map(Digits.init)
+    }
+}
+
+/// Seconds: a number (`30`, `0.5`), or a string with its unit (`"30s"`, `"500ms"`, `"5m"`,
+/// `"1h"`, `"1d"`), as a limit's period is written.
+struct DurationText: SettingValue {
+    let seconds: Double
+
+    static var expected: String { "seconds or a duration (30s, 5m, 1h)" }
+    static func read(_ container: any SingleValueDecodingContainer) -> DurationText? {
+        if let number = Double.read(container) { return DurationText(seconds: number) }
+        return (try? container.decode(String.self)).flatMap(seconds).map(DurationText.init)
+    }
+
+    /// `text`'s seconds: digits (a decimal point allowed) and one unit of ms, s, m, h or d.
+    static func seconds(_ text: String) -> Double? {
+        let units: [(String, Double)] = [
+            ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400),
+        ]
+        guard let (unit, scale) = units.first(where: { text.hasSuffix($0.0) }) else { return nil }
+        let digits = text.dropLast(unit.count)
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            let number = Double(digits), number.isFinite
+        else { return nil }
+        return number * scale
     }
 }
