@@ -15,15 +15,17 @@
 # the rest, the user and the group.
 #
 #   bash Scripts/package-deb.sh [--binary PATH] [--out DIR] [--version V] [--compress xz|gzip|zstd|none]
-#                               [--scratch-path DIR] [--no-strip]
+#                               [--scratch-path DIR] [--no-strip] [--for-this-machine]
 #
 # The packaged binary is stripped (as Debian's packages are: the static release build goes
 # from about 200 MB to 90 MB) unless --no-strip, which keeps symbol names for backtraces.
 # Without --binary it builds one: `swift build -c release --static-swift-stdlib`. That
 # binary carries the Swift runtime and Foundation inside it, so the package depends only on
 # Debian's C libraries (no /opt/swift on the Pi). A debug build (.build/debug/tender, as the
-# hardware tests use) links the toolchain's shared runtime instead: the script says so, and
-# such a package runs only where that toolchain is installed at the same path.
+# hardware tests use) links the toolchain's shared runtime instead: the script refuses it
+# (exit 65, naming the libraries), as its package would not start on a Pi, unless
+# --for-this-machine says it is only for a machine where that toolchain is installed at the
+# same path.
 # Depends: from dpkg-shlibdeps (versioned, dpkg-dev) when it is installed, else the package
 # owning each library the binary needs (dpkg -S). Run on the architecture you ship (a Pi
 # builds arm64 packages; the architecture is read from the binary).
@@ -35,6 +37,7 @@ version=""
 compress=xz
 scratch=()
 strip=1
+local_only=""
 while [ $# -gt 0 ]; do
     case $1 in
         --binary) binary=$2; shift 2 ;;
@@ -43,6 +46,7 @@ while [ $# -gt 0 ]; do
         --compress) compress=$2; shift 2 ;;
         --scratch-path) scratch=(--scratch-path "$2"); shift 2 ;;
         --no-strip) strip=""; shift ;;
+        --for-this-machine) local_only=1; shift ;;
         -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "package-deb: unknown argument $1 (see --help)" >&2; exit 64 ;;
     esac
@@ -69,12 +73,15 @@ case $machine in
     *) fail "unknown machine '$machine' in $binary" ;;
 esac
 
-# A version that sorts after the previous commit's: the commit's time and hash.
+# The release `tender --version` says (Sources/CLI/TenderCLI/TenderVersion.swift), before it
+# is released: ~ sorts a build of the commit's time and hash before the release itself.
 if [ -z "$version" ]; then
+    release=$(sed -n 's/.*static let number = "\([0-9.]*\)".*/\1/p' Sources/CLI/TenderCLI/TenderVersion.swift)
+    [ -n "$release" ] || fail "no release number in Sources/CLI/TenderCLI/TenderVersion.swift"
     if stamp=$(git log -1 --format=%cd --date=format:%Y%m%d%H%M%S 2>/dev/null); then
-        version="0.0~git$stamp.$(git rev-parse --short HEAD)"
+        version="$release~git$stamp.$(git rev-parse --short HEAD)"
     else
-        version="0.0~local$(date -u +%Y%m%d%H%M%S)"
+        version="$release~local$(date -u +%Y%m%d%H%M%S)"
     fi
 fi
 [[ $version =~ ^[0-9][A-Za-z0-9.+~]*$ ]] || fail "not a Debian version: $version"
@@ -174,10 +181,16 @@ fi
 depends="$depends, adduser, init-system-helpers"
 
 if [ ${#unpackaged[@]} -gt 0 ]; then
-    echo "package-deb: warning: $binary loads libraries no Debian package provides:" >&2
+    [ -n "$local_only" ] || {
+        echo "package-deb: $binary loads libraries no Debian package provides:" >&2
+        printf 'package-deb:   %s\n' "${unpackaged[@]}" >&2
+        echo "package-deb: its package would not start on another machine (a Pi has no Swift" >&2
+        echo "package-deb: toolchain): leave out --binary to build a release with the Swift runtime" >&2
+        echo "package-deb: inside it, or add --for-this-machine to package it for this one." >&2
+        exit 65
+    }
+    echo "package-deb: warning: for this machine only: $binary loads libraries no Debian package provides:" >&2
     printf 'package-deb:   %s\n' "${unpackaged[@]}" >&2
-    echo "package-deb: the package runs only where they are installed at that path; ship a" >&2
-    echo "package-deb: release build (swift build -c release --static-swift-stdlib) instead." >&2
 fi
 
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)

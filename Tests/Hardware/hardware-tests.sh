@@ -133,7 +133,16 @@ grep "Overall exposure level" "$work/security.log" || fail "no exposure level"
 grep "^✗" "$work/security.log" | sed 's/  */ /g' || true
 
 step "the package: built from $tender, installed with apt"
-bash Scripts/package-deb.sh --binary "$tender" --out "$work" --compress none \
+# A binary on the toolchain's shared runtime makes a package no Pi can start: refused, named.
+status=0
+bash Scripts/package-deb.sh --binary "$tender" --out "$work/refused" --compress none \
+    >/dev/null 2>"$work/refused.log" || status=$?
+[ "$status" = 65 ] || fail "package-deb.sh took a binary on the toolchain's libraries: exit $status"
+grep -q "would not start on another machine" "$work/refused.log" ||
+    fail "package-deb.sh did not say why: $(cat "$work/refused.log")"
+ls "$work"/refused/*.deb >/dev/null 2>&1 && fail "package-deb.sh wrote a package it refused"
+echo "refused without --for-this-machine: $(grep -c 'package-deb:   ' "$work/refused.log") libraries of the toolchain named"
+bash Scripts/package-deb.sh --binary "$tender" --for-this-machine --out "$work" --compress none \
     2>"$work/package.log" | tee "$work/package.out" || fail "package-deb.sh: $(tail -5 "$work/package.log")"
 deb=$(ls "$work"/tender_*.deb)
 DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "$deb" \

@@ -66,7 +66,7 @@ if [ "$base" != "$root" ]; then cp -a "$base" "$root"; fi
 echo "systemd $(chroot "$root" systemctl --version | head -1 | cut -d' ' -f2) in $root"
 
 step "the package from $tender, a wallet, the unit enabled"
-bash Scripts/package-deb.sh --binary "$tender" --out "$work" --compress none 2>/dev/null | tail -1
+bash Scripts/package-deb.sh --binary "$tender" --for-this-machine --out "$work" --compress none 2>/dev/null | tail -1
 cp "$work"/tender_*.deb "$root/tmp/tender.deb"
 chroot "$root" dpkg -i /tmp/tender.deb >"$work/dpkg.log" 2>&1 || fail "dpkg -i: $(tail -3 "$work/dpkg.log")"
 # A debug build loads the toolchain's Swift runtime: the container sees this machine's.

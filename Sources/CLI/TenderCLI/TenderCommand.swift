@@ -14,6 +14,7 @@ struct TenderCommand: AsyncParsableCommand {
             Environment: TENDER_HOME (data directory), TENDER_PASSPHRASE_FILE (passphrase, \
             first line), TENDER_MNEMONIC_FILE (words for `init --restore`).
             """,
+        version: TenderVersion.description,
         subcommands: [
             InitCommand.self, AddressCommand.self, BalanceCommand.self, IssuerCommand.self,
             TrustCommand.self, PayCommand.self, ReceiveCommand.self, ReceiptCommand.self,

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// The command line's own words: one error form, the usage of the command meant, a mistyped
+/// command named with its likely meaning, help of no command refused, the version.
+@Suite struct CommandLineTests {
+    let cli: CLI
+
+    init() throws { cli = try CLI() }
+
+    @Test func theVersionIsSaid() throws {
+        let result = try cli.ok(["--version"])
+        #expect(result.stdout.hasPrefix("tender ") && result.stdout.contains("."))
+    }
+
+    @Test(arguments: [
+        (
+            ["pai"], "'pai' is not a command of 'tender' (did you mean 'pay'?)",
+            "Usage: tender <subcommand>"
+        ),
+        (
+            ["chain", "ad"], "'ad' is not a command of 'tender chain' (did you mean 'add'?)",
+            "Usage: tender chain <subcommand>"
+        ),
+        (["issuer", "isue"], "(did you mean 'issue'?)", "Usage: tender issuer <subcommand>"),
+        (["balanse"], "(did you mean 'balance'?)", "See 'tender --help'"),
+        (["frobnicate"], "'frobnicate' is not a command of 'tender'", "Usage: tender <subcommand>"),
+        (
+            ["help", "nonexist"], "no help for 'nonexist': 'tender' has no such command",
+            "Usage: tender"
+        ),
+        (
+            ["help", "chain", "ad"],
+            "no help for 'ad': 'tender chain' has no such command (did you mean 'add'?)",
+            "Usage: tender chain"
+        ),
+    ])
+    func aMistypedCommandIsNamedWithWhatItProbablyMeant(
+        arguments: [String], message: String, usage: String
+    ) throws {
+        let result = try cli.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("tender: error: "), "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.contains(usage), "\(result.stderr)")
+        #expect(!result.stderr.contains("Error: "), "one error form: \(result.stderr)")
+        #expect(!result.stderr.contains("frobnicate'?"))
+    }
+
+    /// A mistake in a subcommand's options shows that subcommand's usage, in the same form.
+    @Test func aSubcommandsMistakeShowsItsOwnUsage() throws {
+        let missing = try cli.run(["chain", "add"])
+        #expect(missing.status == 64)
+        #expect(missing.stderr.hasPrefix("tender: error: Missing expected argument '--id <id>'"))
+        #expect(missing.stderr.contains("Usage: tender chain add"))
+        let invalid = try cli.run(["sync", "--interval", "0", "--data-dir", cli.path("none")])
+        #expect(invalid.status == 64)
+        #expect(invalid.stderr.hasPrefix("tender: error: --interval must be"), "\(invalid.stderr)")
+        #expect(invalid.stderr.contains("Usage: tender sync"), "\(invalid.stderr)")
+        #expect(!invalid.stderr.contains("Usage: tender <subcommand>"))
+    }
+
+    /// Help is still help: a command's, a group's run alone, and through `help`.
+    @Test func helpExitsZero() throws {
+        for arguments in [["help", "chain", "add"], ["chain"], ["pay", "--help"], ["help"]] {
+            let result = try cli.ok(arguments)
+            #expect(result.stdout.contains("OVERVIEW:") || result.stdout.contains("USAGE:"))
+        }
+    }
+}
