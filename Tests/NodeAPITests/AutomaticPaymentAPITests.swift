@@ -18,10 +18,11 @@ import Testing
     static let authorized: HTTPFields = [.authorization: "Bearer \(token)"]
 
     func application(
-        _ alice: Wallet, limits: [SpendingLimit]?, units: Denominations = Denominations()
+        _ alice: Wallet, limits: [SpendingLimit]?, units: Denominations = Denominations(),
+        others: [Wallet] = []
     ) -> some ApplicationProtocol {
         let context = NodeAPIContext(
-            wallets: { NodeWallets(home: alice) }, clock: node.clock,
+            wallets: { NodeWallets(home: alice, others: others) }, clock: node.clock,
             state: NodeState(startedAt: node.clock.now()), feed: PaymentFeed(),
             token: Self.token,
             payer: limits.map { AutomaticPayer(key: world.aliceKey, limits: $0) },
@@ -73,6 +74,40 @@ import Testing
                 "\(answer)")
         }
         #expect(try alice.outgoingPayments().isEmpty)
+    }
+
+    /// Home falls short while another vault holds enough: the refusal says what is held
+    /// there, and that the node pays on its own from home only (where its limits count).
+    @Test func aShortfallAtHomeNamesWhatIsHeldInOtherVaults() async throws {
+        let alice = try node.fundedAlice([1000])
+        let elsewhere = World(
+            domain: Domain(
+                chainID: 31337, vault: try Address("0x30c2Ae6d1bc8D5e1A3e1B0c8d5a2e7f4B9c0d1e2")))
+        let other = try Wallet.create(
+            at: try TemporaryDirectory("tender-node").file("wallet.sqlite"), address: world.alice,
+            domain: elsewhere.domain)
+        try other.trust(elsewhere.issuer, now: node.clock.now())
+        let payment = elsewhere.payment(
+            ProofBundle(notes: [elsewhere.note(7000)]), to: world.alice, amount: 7000,
+            requestID: try Bytes32([UInt8](repeating: 0xEF, count: 32)))
+        _ = try other.receive(
+            Envelope(domain: elsewhere.domain, message: .payment(payment)).encoded(),
+            key: world.aliceKey, now: node.clock.now())
+        let (bob, vault) = (world.bob.checksummed, elsewhere.domain.vault)
+        let limits = [SpendingLimit(payee: nil, asset: .zero, amount: 100_000, period: 86_400)]
+        try await application(alice, limits: limits, others: [other]).test(.router) { client in
+            let refused = try await Self.post(
+                client, "/api/payments", "{\"to\": \"\(bob)\", \"amount\": \"5000\"}")
+            #expect(refused.status == .unprocessableContent)
+            let reason = try #require(try Self.json(refused)["reason"] as? String)
+            #expect(reason.contains("insufficient funds"), "\(reason)")
+            #expect(
+                reason.contains(
+                    "held in other vaults: 7000 base units (native coin) on chain 31337, vault \(vault)"
+                ), "\(reason)")
+            #expect(reason.contains("from its home vault only"), "\(reason)")
+        }
+        #expect(try alice.outgoingPayments().isEmpty && other.outgoingPayments().isEmpty)
     }
 
     @Test func aRequestPaidUnderTheLimitExportedAndItsReceiptRecorded() async throws {

@@ -3,10 +3,15 @@ import Tender
 
 /// Shared by the test targets: a small deterministic world: an issuer, three people, one domain, a fixed clock.
 public struct World {
-    public init() {}
+    /// The world in `domain` (the development chain's default vault unless given).
+    public init(
+        domain: Domain = Domain(
+            chainID: 31337, vault: try! Address("0x5FbDB2315678afecb367f032d93F642f64180aa3"))
+    ) {
+        self.domain = domain
+    }
 
-    public let domain = Domain(
-        chainID: 31337, vault: try! Address("0x5FbDB2315678afecb367f032d93F642f64180aa3"))
+    public let domain: Domain
     public let issuerKey = key(0x01)
     public let aliceKey = key(0x0A)
     public let bobKey = key(0x0B)

@@ -102,8 +102,23 @@ enum AutomaticPaymentRoutes {
                     key: payer.key, within: payer.limits, now: now)
             }
         } catch {
-            // The reason is for people: its amounts as they read them.
-            throw APIFailure(error, units: node.denominations(wallet))
+            // The reason is for people: its amounts as they read them, and what the node holds
+            // in other vaults when home falls short (the API pays from home only: its spending
+            // limits are counted in the home wallet, in the transaction that records a payment).
+            var said = error
+            if case .rejected(let refusal) = error.kind, case .insufficientFunds = refusal.kind,
+                let held = try? node.wallets().held(
+                    terms.asset, besides: wallet.domain, now: now,
+                    format: { other, amount in
+                        node.denominations(other).format(amount, of: terms.asset)
+                    }),
+                !held.isEmpty
+            {
+                said = error.noting(
+                    "held in other vaults: \(held.joined(separator: "; ")); the node pays on its own from its home vault only, where its spending limits are counted"
+                )
+            }
+            throw APIFailure(said, units: node.denominations(wallet))
         }
         return try answering { () throws(NodeError) in try view(wallet, prepared.requestID, node) }
     }

@@ -14,64 +14,25 @@ extension NodeHost {
         domain: Domain?, payeeNamed: Bool, asset: Address, now: UInt64,
         amount: (Wallet) -> Amount?
     ) throws(NodeError) -> Wallet {
-        let wallets = try openWallets()
-        if let domain {
-            if let wallet = wallets.all.first(where: { $0.domain == domain }) { return wallet }
-            let error = NodeError(
-                .rejected(
-                    ProtocolError(
-                        .insufficientFunds(
-                            asset: asset, requested: amount(wallets.home) ?? 0, available: 0))))
-            throw noting(
-                error, paying: domain, asset: asset, now: now, payeeNamed: payeeNamed,
-                wallets: wallets)
-        }
-        func covering(_ wallet: Wallet) -> Bool {
-            guard let amount = amount(wallet) else { return false }
-            return ((try? wallet.balances(now: now))?[asset]?.spendable ?? 0) >= amount
-        }
-        if covering(wallets.home) { return wallets.home }
-        let others = wallets.others.filter(covering)
-        guard others.count <= 1 else {
-            throw NodeError(
-                .usage(
-                    "\(others.count) vaults other than the home one hold enough to pay this: \(others.map { "chain \($0.domain.chainID), vault \($0.domain.vault)" }.joined(separator: "; "))"
-                ), resolvedBy: .nameDomain)
-        }
-        return others.first ?? wallets.home
+        try openWallets().paying(
+            domain: domain, payeeNamed: payeeNamed, asset: asset, now: now, amount: amount,
+            format: { wallet, amount in
+                displayDenominations(for: wallet).format(amount, of: asset)
+            })
     }
 
     /// `error` (a refusal to pay in `domain`), noting what this node holds of `asset` in its
-    /// other domains and, unless the payee named `domain` (`payeeNamed`), how to pay with
-    /// it; `error` as it is when there is nothing elsewhere or it is not an insufficient-funds
-    /// refusal.
+    /// other domains (`NodeWallets.noting`); `error` as it is when they cannot be read.
     public func noting(
         _ error: NodeError, paying domain: Domain, asset: Address, now: UInt64,
-        payeeNamed: Bool, wallets: NodeWallets? = nil
+        payeeNamed: Bool
     ) -> NodeError {
-        guard case .rejected(let refusal) = error.kind,
-            case .insufficientFunds = refusal.kind,
-            let wallets = wallets ?? (try? openWallets())
-        else { return error }
-        let held = wallets.all.filter { $0.domain != domain }.compactMap {
-            wallet -> String? in
-            guard let spendable = (try? wallet.balances(now: now))?[asset]?.spendable,
-                spendable > 0
-            else { return nil }
-            let amount = displayDenominations(for: wallet).format(spendable, of: asset)
-            return "\(amount) on \(wallet.domain)"
-        }
-        guard !held.isEmpty else { return error }
-        if payeeNamed {
-            return error.noting(
-                "the payee asks to be paid in \(domain); held in other vaults, which it did not ask for: \(held.joined(separator: "; "))"
-            )
-        }
-        return NodeError(
-            error.kind,
-            note:
-                "held in other vaults: \(held.joined(separator: "; ")); a payee takes a vault's notes only if it takes that vault",
-            resolvedBy: .nameDomain)
+        guard let wallets = try? openWallets() else { return error }
+        return wallets.noting(
+            error, paying: domain, asset: asset, now: now, payeeNamed: payeeNamed,
+            format: { wallet, amount in
+                displayDenominations(for: wallet).format(amount, of: asset)
+            })
     }
 
     /// The wallet whose payments out include `requestID` (any vault's), else the home
