@@ -68,3 +68,54 @@ import Testing
         }
     }
 }
+
+/// `chain remove` of a chain with several vaults' entries names the one to remove.
+@Suite struct ChainRemoveTests {
+    @Test func aChainOfSeveralVaultsNeedsTheVaultNamed() throws {
+        let cli = try CLI()
+        let vaults = [
+            "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+            "0x30c2Ae6d1bc8D5e1A3e1B0c8d5a2e7f4B9c0d1e2",
+        ]
+        for vault in vaults {
+            try cli.ok([
+                "chain", "add", "--data-dir", cli.path("stall"), "--id", "31337", "--vault", vault,
+                "--rpc", "http://127.0.0.1:9", "--no-check",
+            ])
+        }
+        let listed = { () throws -> [String] in
+            let list = try cli.ok(["chain", "list", "--data-dir", cli.path("stall"), "--json"])
+            return (list.json["chains"] as? [[String: Any]] ?? []).compactMap {
+                $0["vault"] as? String
+            }
+        }
+        let refused = try cli.run([
+            "chain", "remove", "--data-dir", cli.path("stall"), "--id", "31337",
+        ])
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains(
+                "chain 31337 has entries of 2 vaults (\(vaults[0]), \(vaults[1]))"))
+        #expect(refused.stderr.contains("--vault") && refused.stderr.contains("--all-vaults"))
+        #expect(try listed() == vaults)
+
+        let unknown = try cli.run([
+            "chain", "remove", "--data-dir", cli.path("stall"), "--id", "31337", "--vault",
+            "0x000000000000000000000000000000000000dEaD",
+        ])
+        #expect(
+            unknown.status == 66
+                && unknown.stderr.contains(
+                    "vault 0x000000000000000000000000000000000000dEaD of chain 31337 is not in the chain registry"
+                ), "\(unknown.stderr)")
+
+        try cli.ok([
+            "chain", "remove", "--data-dir", cli.path("stall"), "--id", "31337", "--vault",
+            vaults[1],
+        ])
+        #expect(try listed() == [vaults[0]])
+        // One entry left: --id alone names it.
+        try cli.ok(["chain", "remove", "--data-dir", cli.path("stall"), "--id", "31337"])
+        #expect(try listed().isEmpty)
+    }
+}

@@ -160,19 +160,42 @@ struct ChainListCommand: ParsableCommand {
 struct ChainRemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
-        abstract: "Remove a chain's entries (coins held there stay; they wait until it is back).")
+        abstract: "Remove a vault's entry (coins held there stay; they wait until it is back).",
+        discussion: """
+            A chain with entries of several vaults needs --vault (or --all-vaults for every one).
+
+            Example: tender chain remove --id 11155111 --vault 0x30c2Ae6d1bc8D5e1A3e1B0c8d5a2e7f4B9c0d1e2
+            """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
     @Option(name: .customLong("id"), help: "The chain id.") var chainID: UInt64
     @Option(help: "Only this vault's entry.") var vault: String?
+    @Flag(name: .customLong("all-vaults"), help: "Every vault's entry of the chain.")
+    var allVaults = false
+
+    func validate() throws {
+        if allVaults && vault != nil {
+            throw ValidationError("give --vault or --all-vaults, not both")
+        }
+    }
 
     func run() throws {
         try guarded {
             var registry = try global.host.chainRegistry()
-            let removed = registry.remove(
-                chainID: chainID, vault: try vault.map { try parseAddress($0, option: "--vault") })
+            let vault = try vault.map { try parseAddress($0, option: "--vault") }
+            let entries = registry.entries.filter { $0.domain.chainID == chainID }
+            if vault == nil && !allVaults && entries.count > 1 {
+                throw NodeError(
+                    .usage(
+                        "chain \(chainID) has entries of \(entries.count) vaults (\(entries.map { $0.domain.vault.checksummed }.joined(separator: ", "))): name the one to remove with --vault, or give --all-vaults"
+                    ))
+            }
+            let removed = registry.remove(chainID: chainID, vault: vault)
             guard removed > 0 else {
-                throw NodeError(.missing("chain \(chainID) is not in the chain registry"))
+                throw NodeError(
+                    .missing(
+                        vault.map { "vault \($0) of chain \(chainID) is not in the chain registry" }
+                            ?? "chain \(chainID) is not in the chain registry"))
             }
             try global.host.saveChainRegistry(registry)
             if output.json {
