@@ -60,6 +60,34 @@ import Testing
         #expect(!invalid.stderr.contains("Usage: tender <subcommand>"))
     }
 
+    /// With --json an error is one JSON object on standard error: the stable code, the
+    /// reason, the exit status; standard output stays empty.
+    @Test func withJSONAnErrorIsJSON() throws {
+        let cases: [([String], Int32, String, String)] = [
+            (
+                ["balance", "--data-dir", cli.path("none"), "--json"], 66, "not-found",
+                "no wallet at"
+            ),
+            (["chain", "add", "--json"], 64, "usage", "Missing expected argument '--id <id>'"),
+            (["balanse", "--json"], 64, "usage", "(did you mean 'balance'?)"),
+            (
+                ["sync", "--interval", "0", "--json", "--data-dir", cli.path("none")], 64, "usage",
+                "--interval must be"
+            ),
+        ]
+        for (arguments, status, code, reason) in cases {
+            let result = try cli.run(arguments)
+            #expect(result.status == status, "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stderr.utf8)) as? [String: Any],
+                "\(result.stderr)")
+            #expect(object["error"] as? String == code)
+            #expect((object["reason"] as? String)?.contains(reason) == true, "\(object)")
+            #expect(object["exitStatus"] as? Int == Int(status))
+        }
+    }
+
     /// Help is still help: a command's, a group's run alone, and through `help`.
     @Test func helpExitsZero() throws {
         for arguments in [["help", "chain", "add"], ["chain"], ["pay", "--help"], ["help"]] {

@@ -45,22 +45,25 @@ extension TenderCommand {
             if !message.isEmpty { print(message) }
             Foundation.exit(code.rawValue)
         }
-        let worded =
-            message.hasPrefix("Error: ") ? "tender: error: " + message.dropFirst(7) : message
-        FileHandle.standardError.write(Data((worded + "\n").utf8))
+        // ArgumentParser's "Error: WHAT\nUsage: …": WHAT is the message, the rest its usage.
+        let text = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
+        let lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        Failure.say(
+            String(lines[0]), code: "usage", status: code.rawValue,
+            after: lines.count > 1 ? lines[1] + "\n" : "")
         Foundation.exit(code.rawValue)
     }
 
     /// `tender: error: MESSAGE`, the usage of `command` and where its help is; exit 64.
     private static func fail(_ message: String, usage command: any ParsableCommand.Type) -> Never {
         let path = CommandPath.names(of: command).joined(separator: " ")
-        let text = """
-            tender: error: \(message)
-            Usage: \(usageString(for: command))
-              See '\(path) --help' for more information.
+        Failure.say(
+            message, code: "usage", status: Failure.usage,
+            after: """
+                Usage: \(usageString(for: command))
+                  See '\(path) --help' for more information.
 
-            """
-        FileHandle.standardError.write(Data(text.utf8))
+                """)
         Foundation.exit(Failure.usage)
     }
 }

@@ -55,13 +55,41 @@ enum Failure {
     static let busy: Int32 = 75
     static let permission: Int32 = 77
 
-    /// Prints `tender: error: …` and returns the exit to throw. Validation errors and exit
-    /// codes pass through (ArgumentParser prints usage for them).
+    /// Prints `tender: error: …` and returns the exit to throw; with `--json`, the error as
+    /// one JSON object instead (`error`: the stable code the API also gives, `reason`,
+    /// `exitStatus`), still on standard error. Validation errors and exit codes pass through
+    /// (ArgumentParser prints usage for them).
     static func report(_ error: any Error) -> any Error {
         if error is ExitCode || error is ValidationError { return error }
         let (message, status) = describe(error)
-        FileHandle.standardError.write(Data("tender: error: \(message)\n".utf8))
+        say(message, code: code(of: error), status: status)
         return ExitCode(status)
+    }
+
+    /// Writes an error to standard error: `tender: error: MESSAGE` (then `after`, the usage),
+    /// or with `--json` one JSON object (`error`, `reason`, `exitStatus`).
+    static func say(_ message: String, code: String, status: Int32, after: String = "") {
+        if CommandLine.arguments.dropFirst().contains("--json"),
+            let json = try? JSONSerialization.data(
+                withJSONObject: ["error": code, "reason": message, "exitStatus": status],
+                options: [.sortedKeys, .withoutEscapingSlashes])
+        {
+            FileHandle.standardError.write(json + Data("\n".utf8))
+        } else {
+            FileHandle.standardError.write(Data("tender: error: \(message)\n\(after)".utf8))
+        }
+    }
+
+    /// The stable name of `error` for scripts (`NodeError.code`).
+    static func code(of error: any Error) -> String {
+        switch error {
+        case let worded as Worded: worded.error.code
+        case let error as NodeError: error.code
+        case let error as CameraError: NodeError(error).code
+        case let error as ProtocolError: error.code
+        case is QRError: "rejected"
+        default: "io"
+        }
     }
 
     static func describe(_ error: any Error) -> (String, Int32) {
