@@ -22,6 +22,25 @@ import Testing
             domain: domain)
     }
 
+    /// A pass's failure says its amounts of the chain's coin in that coin, as the registry
+    /// names it (in /api/status and the log), not in wei.
+    @Test func aPassFailureSaysGasInTheChainsCoin() throws {
+        let registry = try ChainRegistry([
+            ChainEntry(
+                domain: sameChain, endpoints: ["http://a:1"],
+                nativeCoin: try Denomination(symbol: "ETH", decimals: 18))
+        ])
+        let account = Address(publicKey: key(0x61).publicKey)
+        let error = NodeError(
+            .noGas(
+                account: account, chainID: 31337, needed: 2_500_000_000_000_000,
+                held: 1_000_000_000_000_000))
+        let said = ChainPass.said(error, on: sameChain, registry)
+        #expect(
+            said.contains("no gas: \(account) holds 0.001 ETH on chain 31337")
+                && said.contains("may cost up to 0.0025 ETH"), "\(said)")
+    }
+
     @Test func walletsAreGroupedByChainAtTheirEntriesEndpoints() throws {
         let wallets = try [home, sameChain, otherChain, unlisted].map(wallet)
         let registry = try ChainRegistry([

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import NodeKit
 import Secp256k1
 import Settlement
+import Tender
 
 /// A pass of the node's sync loop on the real chains: every wallet at its chain registry
 /// entry's endpoints (the home domain, when not listed, at `homeEndpoint`), the chains side
@@ -20,10 +21,12 @@ struct ChainPass: Sendable {
         passesBefore: Int, events: @escaping @Sendable (SettlementEngine.Event) -> Void
     ) async -> SettlementLoop.Outcome {
         let plan: [ChainWallets]
+        let registry: ChainRegistry
         do {
             let wallets = try wallets()
+            registry = try self.registry()
             plan = ChainWallets.plan(
-                wallets.all, home: wallets.home.domain, registry: try registry(),
+                wallets.all, home: wallets.home.domain, registry: registry,
                 homeEndpoint: homeEndpoint)
         } catch { return .init(open: 0, failures: [.init(domain: nil, reason: error.description)]) }
         let results = await ChainWallets.runAll(
@@ -33,7 +36,16 @@ struct ChainPass: Sendable {
         return .init(
             open: results.reduce(0) { $0 + $1.open },
             failures: results.compactMap { result in
-                result.failure.map { .init(domain: result.domain, reason: "\($0)") }
+                result.failure.map {
+                    .init(domain: result.domain, reason: Self.said($0, on: result.domain, registry))
+                }
             })
+    }
+
+    /// `failure` in words, its amounts of the chain's coin in that coin (`0.01 ETH`, not wei).
+    static func said(_ failure: any Error, on domain: Domain, _ registry: ChainRegistry) -> String {
+        guard let error = failure as? NodeError else { return "\(failure)" }
+        let coin = registry.nativeCoin(chainID: domain.chainID, preferring: domain)
+        return error.description(in: DenominatedWording(Denominations(nativeCoin: coin)))
     }
 }
