@@ -154,6 +154,9 @@ grep "sync:" "$work/node.log" | sed 's/^[^ ]* //' | grep "settled" || fail "no s
 grep -q "paid to this node's address" "$work/node.log" || fail "the log says no amount"
 t balance --data-dir "$work/stall" | tee "$work/out"
 grep -q "redeemed            0.25 ETH" "$work/out" || fail "the stall's balance shows nothing redeemed"
+t history --data-dir "$work/stall" | tee "$work/out"
+grep -q "in   0.25 ETH .*\"market stall\"  redeemed (tx 0x" "$work/out" ||
+    fail "the stall's history does not say the payment was redeemed"
 "$python" Tests/ChainLab/check.py --url "$rpc" --vault "$vault" --issuer "$issuer" \
     --deposit 5000000000000000000 --paid "$stall=250000000000000000" --coins 1
 

@@ -133,8 +133,8 @@ redeemed() { [ "$(call "http://127.0.0.1:$api/api/payments" | json '["incoming"]
 until_ok 60 redeemed ||
     fail "the payment does not say redeemed: $(call "http://127.0.0.1:$api/api/payments")"
 tx=$(call "http://127.0.0.1:$api/api/payments" | json '["incoming"][-1]["redeemTransactions"][0]')
-t history --data-dir "$work/bob" | grep -q "tea.*redeemed in $tx" ||
-    fail "history does not say redeemed in $tx: $(t history --data-dir "$work/bob")"
+t history --data-dir "$work/bob" | grep -q "tea.*redeemed (tx $tx)" ||
+    fail "history does not say redeemed (tx $tx): $(t history --data-dir "$work/bob")"
 "$python" Tests/ChainLab/check.py --url "$rpc" --vault "$vault" --issuer "$issuer" \
     --deposit "$deposit" --paid "$bob=1500" --coins 1
 

@@ -91,20 +91,20 @@ struct HistoryCommand: ParsableCommand {
     }
 
     /// A received payment's state in words, with what of it went on chain: `received`,
-    /// `redeemed in 0x…`, or the amounts when only part of it was (the rest paid onward or
+    /// `redeemed (tx 0x…)`, or the amounts when only part of it was (the rest paid onward or
     /// still held).
     static func said(
         _ settlement: IncomingSettlement, of payment: IncomingPaymentRecord, _ units: Denominations
     ) -> String {
         let transactions = settlement.transactions.map(\.hex).joined(separator: ", ")
         switch settlement.state(of: payment.amount) {
-        case "redeemed": return "redeemed in \(transactions)"
+        case "redeemed": return "redeemed (tx \(transactions))"
         case "received": return "received"
         default:
             var parts: [String] = []
             if settlement.redeemed > 0 {
                 parts.append(
-                    "\(units.format(settlement.redeemed, of: payment.asset)) redeemed in \(transactions)"
+                    "\(units.format(settlement.redeemed, of: payment.asset)) redeemed (tx \(transactions))"
                 )
             }
             if settlement.redeeming > 0 {
