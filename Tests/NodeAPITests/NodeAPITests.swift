@@ -201,6 +201,18 @@ import Testing
             let malformed = try await client.execute(
                 uri: "/api/requests/tea", method: .get, headers: Self.authorized)
             #expect(malformed.status == .badRequest)
+            // No such endpoint, or not that method: the API's JSON error all the same.
+            let nowhere = try await client.execute(
+                uri: "/api/balances", method: .get, headers: Self.authorized)
+            #expect(nowhere.status == .notFound)
+            #expect(try Self.json(nowhere)["error"] as? String == "not-found")
+            #expect(
+                (try Self.json(nowhere)["reason"] as? String)?.contains(
+                    "no endpoint GET /api/balances") == true)
+            let wrongMethod = try await client.execute(
+                uri: "/api/balance", method: .delete, headers: Self.authorized)
+            #expect(wrongMethod.status.code >= 400)
+            #expect(try Self.json(wrongMethod)["error"] as? String != nil)
 
             let sync = try await client.execute(
                 uri: "/api/sync", method: .post, headers: Self.authorized)

@@ -15,6 +15,7 @@ public enum APIRouter {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: FailureCounting(metrics: node.metrics))
         router.add(middleware: HostCheck(allowed: node.hosts))
+        router.add(middleware: UnknownRoutes())
         router.get("healthz") { _, _ in "ok\n" }
         // Prometheus scrapes with the same token (`authorization: credentials_file`).
         router.group("metrics").add(middleware: TokenAuthentication(token: node.token)).get {
