@@ -33,6 +33,9 @@ import Testing
         let listed = try cli.ok(["payments", "list", "--data-dir", cli.path("alice"), "--json"])
         let payments = listed.json["payments"] as? [[String: Any]] ?? []
         #expect(payments.map { $0["state"] as? String } == ["cancelled"])
+        // The API's names for its times, beside the older ones.
+        #expect(payments.first?["createdAt"] as? Int == payments.first?["created"] as? Int)
+        #expect(payments.first?["updatedAt"] != nil)
     }
 
     @Test func changeIsSpendableOnceAPaymentIsHandedOver() throws {

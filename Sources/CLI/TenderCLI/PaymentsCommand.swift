@@ -37,8 +37,11 @@ struct ListPaymentsCommand: ParsableCommand {
                             "requestId": payment.requestID.hex, "payee": payment.payee.checksummed,
                             "amount": String(payment.amount), "asset": payment.asset.checksummed,
                             "memo": payment.memo, "state": payment.state.rawValue,
-                            "paymentDigest": payment.digest.hex, "created": payment.createdAt,
-                            "updated": payment.updatedAt, "chainId": wallet.domain.chainID,
+                            "paymentDigest": payment.digest.hex,
+                            // The API's names; created and updated as before, for scripts.
+                            "createdAt": payment.createdAt, "updatedAt": payment.updatedAt,
+                            "created": payment.createdAt, "updated": payment.updatedAt,
+                            "chainId": wallet.domain.chainID,
                             "vault": wallet.domain.vault.checksummed,
                         ]
                     }
