@@ -6,7 +6,7 @@ import Tender
 struct TrustCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trust",
-        abstract: "Manage the issuers whose notes this wallet accepts (operator mode).",
+        abstract: "Manage the issuers whose notes this wallet accepts (trusted mode: you vouch for them).",
         subcommands: [
             TrustAddCommand.self, TrustRemoveCommand.self, TrustListCommand.self,
             TrustModeCommand.self, TrustFloorCommand.self,
