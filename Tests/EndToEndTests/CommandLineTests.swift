@@ -88,6 +88,14 @@ import Testing
         }
     }
 
+    /// The commands a newcomer starts with show examples in their help.
+    @Test func theFirstCommandsHelpShowsExamples() throws {
+        for command in [["init"], ["pay"], ["receive"], ["node"], ["sync"], ["chain", "add"]] {
+            let help = try cli.ok(command + ["--help"])
+            #expect(help.stdout.contains("Examples:\n  tender"), "\(command)")
+        }
+    }
+
     /// Help is still help: a command's, a group's run alone, and through `help`.
     @Test func helpExitsZero() throws {
         for arguments in [["help", "chain", "add"], ["chain"], ["pay", "--help"], ["help"]] {

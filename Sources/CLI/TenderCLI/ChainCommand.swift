@@ -29,6 +29,10 @@ struct ChainAddCommand: AsyncParsableCommand {
             Changing an entry replaces its endpoints; every other setting not given keeps the \
             value the entry had (a new entry takes the defaults). May come before `tender \
             init`, which then takes the only vault listed as its home.
+
+            Examples:
+              tender chain add --id 10 --vault 0x… --rpc https://rpc.io --native-symbol ETH
+              tender chain add --id 31337 --vault 0x… --rpc http://127.0.0.1:8545 --no-check
             """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
@@ -164,7 +168,7 @@ struct ChainRemoveCommand: ParsableCommand {
         discussion: """
             A chain with entries of several vaults needs --vault (or --all-vaults for every one).
 
-            Example: tender chain remove --id 11155111 --vault 0x30c2Ae6d1bc8D5e1A3e1B0c8d5a2e7f4B9c0d1e2
+            Example: tender chain remove --id 10 --vault 0x…
             """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions

@@ -8,7 +8,16 @@ import Tender
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
-        abstract: "Create a wallet: a new key with its recovery words, or one restored from them.")
+        abstract: "Create a wallet: a new key with its recovery words, or one restored from them.",
+        discussion: """
+            Its home vault: --chain-id and --vault, else the one vault chains.toml lists \
+            (`tender chain add` may come first), else the development chain's, said.
+
+            Examples:
+              tender init
+              tender init --chain-id 11155111 --vault 0x…
+              TENDER_MNEMONIC_FILE=words.txt tender init --restore
+            """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions

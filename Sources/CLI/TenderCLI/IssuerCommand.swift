@@ -65,7 +65,12 @@ struct IssuerAddressCommand: ParsableCommand {
 struct IssuerIssueCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "issue",
-        abstract: "Sign notes to a recipient, written as a payment file it takes with `receive`.")
+        abstract: "Sign notes to a recipient, written as a payment file it takes with `receive`.",
+        discussion: """
+            Examples:
+              tender issuer issue --to 0xALICE --amount 5 --count 4 --out notes.tender
+              tender issuer issue --to 0xALICE --amount 5 --offline --out notes.tender
+            """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions

@@ -20,6 +20,10 @@ struct NodeCommand: AsyncParsableCommand {
             its next step). Under systemd (Type=notify) it reports READY=1 once it serves, \
             pings the watchdog, and STOPPING=1 on the way out. Docs/OPERATIONS.md describes \
             the API.
+
+            Examples:
+              tender node                                   (API on 127.0.0.1:8737, /pos)
+              tender node --listen unix:/run/tender/api.sock --config /etc/tender/node.toml
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -21,6 +21,11 @@ struct PayCommand: AsyncParsableCommand {
             which shows the payment as (animated) codes and reads the receipt code from the \
             camera. If the file is lost, `tender payments export REQUEST-ID --out FILE` writes \
             the same payment again. A payment that could not be written at all is cancelled.
+
+            Examples:
+              tender pay --request 'tender:0x…?amount=…' --out payment.tender
+              tender pay --to 0xBOB --amount 2.50 --memo tea --qr --camera /dev/video0
+              tender pay --to 0xBOB --amount 2.50 --chain-id 10 --vault 0x… --out p.tender
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -17,6 +17,11 @@ struct ReceiveCommand: AsyncParsableCommand {
             The payment comes from a file, or is scanned (--camera, --image, --frames) as one \
             code or an animated sequence. With --qr the receipt is shown as a code on this \
             terminal for the payer to scan.
+
+            Examples:
+              tender receive payment.tender --receipt-out receipt.tender
+              tender receive --camera /dev/video0 --qr
+              tender receive notes.tender
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -36,6 +36,10 @@ struct SyncCommand: AsyncParsableCommand {
             `none` only reads the vault: issuers' collateral (open mode), payments the chain \
             settled, fraud records. A batch is sent only when the wallet's address holds the \
             gas for it; otherwise its coins stay spendable and sync says how much it needs.
+
+            Examples:
+              tender sync --once
+              tender sync --watch --redeem all          (a stall: redeem every coin it takes)
             """)
 
     @OptionGroup var global: GlobalOptions
