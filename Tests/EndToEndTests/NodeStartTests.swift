@@ -48,5 +48,13 @@ import Testing
             second.stderr.contains("another node is running on \(cli.path("stall"))"),
             "\(second.stderr)")
         #expect(first.isRunning)
+        // A sync by hand beside it would send with the same key: refused, with how to ask the
+        // node for a pass instead.
+        let sync = try cli.run(["sync", "--once", "--data-dir", cli.path("stall")])
+        #expect(sync.status == 75, "\(sync.stderr)")
+        #expect(
+            sync.stderr.contains("`tender node` is running on \(cli.path("stall")) and syncs it"),
+            "\(sync.stderr)")
+        #expect(sync.stderr.contains("/api/sync"))
     }
 }

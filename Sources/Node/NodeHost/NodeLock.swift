@@ -32,7 +32,7 @@ extension DataDirectory {
     public func lockForNode() throws(NodeError) -> FileLock {
         try FileLock(
             path + "/" + Names.nodeLock, wait: false,
-            busy: "another node is running on \(path)")
+            busy: "another node is running on \(path) (or a sync run by hand: it ends on its own)")
     }
 
     /// One issuance at a time from an issuer's folder: what is outstanding is read, checked
