@@ -48,13 +48,44 @@ import Testing
             second.stderr.contains("another node is running on \(cli.path("stall"))"),
             "\(second.stderr)")
         #expect(first.isRunning)
-        // A sync by hand beside it would send with the same key: refused, with how to ask the
-        // node for a pass instead.
+        // This node does not sync: a sync by hand beside it runs (to an endpoint that does
+        // not answer here: an I/O failure, not "busy").
+        let sync = try cli.run([
+            "sync", "--once", "--data-dir", cli.path("stall"), "--rpc", "http://127.0.0.1:9",
+        ])
+        #expect(sync.status != 75, "\(sync.stderr)")
+    }
+
+    /// A node that syncs and a sync by hand would send with one key side by side: whichever
+    /// comes second is refused, saying who holds the folder.
+    @Test func aSyncByHandIsRefusedBesideANodeThatSyncs() throws {
+        let cli = try CLI()
+        try cli.initWallet("stall")
+        let node = Process()
+        node.executableURL = CLI.binary
+        node.arguments = [
+            "node", "--data-dir", cli.path("stall"), "--listen", "unix:" + cli.path("api.sock"),
+        ]
+        node.environment = cli.environment.merging(["TENDER_SYNC_INTERVAL": "3600"]) { $1 }
+        node.standardOutput = FileHandle.nullDevice
+        node.standardError = FileHandle.nullDevice
+        try node.run()
+        defer {
+            node.terminate()
+            node.waitUntilExit()
+        }
+        // Its locks are taken before the token is written (a wait for that, however slow).
+        let token = cli.path("stall/api-token")
+        while node.isRunning, !FileManager.default.fileExists(atPath: token) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(FileManager.default.fileExists(atPath: token))
         let sync = try cli.run(["sync", "--once", "--data-dir", cli.path("stall")])
         #expect(sync.status == 75, "\(sync.stderr)")
         #expect(
             sync.stderr.contains("`tender node` is running on \(cli.path("stall")) and syncs it"),
             "\(sync.stderr)")
         #expect(sync.stderr.contains("/api/sync"))
+        #expect(node.isRunning)
     }
 }

@@ -211,8 +211,10 @@ import Testing
                     "no endpoint GET /api/balances") == true)
             let wrongMethod = try await client.execute(
                 uri: "/api/balance", method: .delete, headers: Self.authorized)
-            #expect(wrongMethod.status.code >= 400)
-            #expect(try Self.json(wrongMethod)["error"] as? String != nil)
+            #expect(wrongMethod.status == .notFound)
+            #expect(
+                (try Self.json(wrongMethod)["reason"] as? String)?.contains(
+                    "no endpoint DELETE /api/balance") == true)
 
             let sync = try await client.execute(
                 uri: "/api/sync", method: .post, headers: Self.authorized)

@@ -48,7 +48,10 @@ extension WalletDatabase {
                 SELECT received_in, amount, state, (
                     SELECT t.hash FROM redeem_coins rc
                     JOIN redeem_transactions t ON t.hash = rc.tx AND t.state = 'final'
-                    WHERE rc.coin = coins.id) AS tx
+                    WHERE rc.coin = coins.id
+                    -- A coin the vault sent back for a later batch is in an earlier final
+                    -- one too: the last is the one that paid it.
+                    ORDER BY t.updated_at DESC, t.rowid DESC LIMIT 1) AS tx
                 FROM coins
                 WHERE state IN ('redeeming', 'redeemed') AND received_in IS NOT NULL
                     \(payment == nil ? "" : "AND received_in = ?")

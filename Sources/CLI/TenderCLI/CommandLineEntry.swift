@@ -127,6 +127,8 @@ enum CommandPath {
     /// fewer), or the only one it begins.
     static func closest(to word: String, among known: [String]) -> String? {
         let word = word.lowercased()
+        // Far longer than any command: nothing near it, and no quadratic work on a huge word.
+        guard word.count <= (known.map(\.count).max() ?? 0) + 2 else { return nil }
         let scored = known.map { ($0, distance(Array(word), Array($0))) }
         if let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= (word.count <= 4 ? 1 : 2) {
             return best.0

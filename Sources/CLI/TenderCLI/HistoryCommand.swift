@@ -12,7 +12,8 @@ struct HistoryCommand: ParsableCommand {
             received (held, or paid onward), redeeming (in a redeem not yet final), \
             redeemed, or part-redeemed (the rest paid onward, held, or refused by the vault), \
             with the transaction (`redeemed`, `redeeming` and `redeemTransactions` \
-            in --json).
+            in --json). The change of a payment out, once redeemed, counts toward no payment \
+            received (`tender balance` shows all that was redeemed).
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -45,6 +45,14 @@ struct NodeCommand: AsyncParsableCommand {
             var settings = try NodeConfiguration.load(path, mustExist: config != nil)
             if let listen { settings.listen = try ListenAddress(listen) }
             if noSync { settings.syncEnabled = false }
+            // Its sync loop settles the wallets: not beside a sync run by hand.
+            let syncLock =
+                settings.syncEnabled
+                ? try host.directory.lockForSync(
+                    busy:
+                        "a `tender sync` run by hand is settling \(host.directory.path): let it end (stop a --watch with ^C), or start the node with --no-sync"
+                ) : nil
+            defer { withExtendedLifetime(syncLock) {} }
             let tokenPath =
                 settings.tokenFile.hasPrefix("/")
                 ? settings.tokenFile : host.directory.path + "/" + settings.tokenFile

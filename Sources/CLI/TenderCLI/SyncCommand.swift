@@ -99,23 +99,16 @@ struct SyncCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             let host = global.host
-            // The node's lock, held while this runs: a node running on this folder syncs it
-            // already (two would send with one key side by side), and it cannot start meanwhile.
-            let lock: FileLock?
-            do {
-                lock = try FileLock(
-                    host.directory.path + "/" + DataDirectory.Names.nodeLock, wait: false,
-                    busy:
-                        "`tender node` is running on \(host.directory.path) and syncs it already: `curl -X POST …/api/sync` with its token asks it for a pass now; its log and /api/status say how it went"
-                )
-            } catch let error as NodeError where error.code == "busy" {
-                throw error
-            } catch {
-                lock = nil  // a folder that cannot hold a lock file: no node runs on it either
-            }
+            let wallets = try host.openWallets()
+            // The settlers' lock, held while this runs: a node syncing this folder holds it
+            // (two would send with one key side by side), and cannot start its sync meanwhile.
+            let lock = try host.directory.lockForSync(
+                busy:
+                    "`tender node` is running on \(host.directory.path) and syncs it already: `curl -X POST …/api/sync` with its token asks it for a pass now; its log and /api/status say how it went"
+            )
             defer { withExtendedLifetime(lock) {} }
             let settling = Settling(
-                wallets: try host.openWallets(), registry: try host.chainRegistry(),
+                wallets: wallets, registry: try host.chainRegistry(),
                 clock: global.clock, rpc: rpc, chainID: chainID, confirmations: confirmations,
                 dust: dust, redeem: redeem)
             let key = try global.keys.walletKey()

@@ -1,7 +1,8 @@
 import Hummingbird
 
-/// A path or method no endpoint answers gets the API's JSON error too (`not-found`, naming
-/// what was asked), not an empty 404: a client reads every failure the same way.
+/// A path no endpoint answers (or not with that method: the router says 404 for both) gets
+/// the API's JSON error too (`not-found`, naming what was asked), not an empty 404: a client
+/// reads every failure the same way.
 struct UnknownRoutes<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context,
@@ -15,11 +16,6 @@ struct UnknownRoutes<Context: RequestContext>: RouterMiddleware {
                 reason:
                     "no endpoint \(request.method) \(request.uri.path) (Docs/OPERATIONS.md lists them)"
             )
-        } catch let error as HTTPError where error.status == .methodNotAllowed && error.body == nil
-        {
-            throw APIFailure(
-                .methodNotAllowed, code: "method-not-allowed",
-                reason: "\(request.uri.path) does not take \(request.method)")
         }
     }
 }

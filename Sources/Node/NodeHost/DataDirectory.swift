@@ -37,6 +37,8 @@ public struct DataDirectory: Sendable {
         public static let settings = "node.toml"
         /// Held by the running node (NodeLock).
         public static let nodeLock = "node.lock"
+        /// Held by whatever settles the wallets: the node's sync loop, or a sync run by hand.
+        public static let syncLock = "sync.lock"
         /// What the issuer signed (IssuanceLedger).
         public static let issued = "issued.sqlite"
     }

@@ -9,7 +9,12 @@ public final class FileLock: Sendable {
     /// Takes the lock of `path` (made 0600), waiting for it when `wait`, else saying `busy`
     /// when another process holds it.
     public init(_ path: String, wait: Bool, busy: String) throws(NodeError) {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // A lock file this user may not write (another user's node made it) or on read-only
+        // media locks all the same through a read-only descriptor: flock needs no write.
+        if descriptor < 0, errno == EACCES || errno == EROFS {
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        }
         guard descriptor >= 0 else {
             throw NodeError(.io("cannot open \(path): \(String(cString: strerror(errno)))"))
         }
@@ -32,7 +37,14 @@ extension DataDirectory {
     public func lockForNode() throws(NodeError) -> FileLock {
         try FileLock(
             path + "/" + Names.nodeLock, wait: false,
-            busy: "another node is running on \(path) (or a sync run by hand: it ends on its own)")
+            busy: "another node is running on \(path)")
+    }
+
+    /// One settler of the wallets at a time: the node's sync loop or a sync run by hand; two
+    /// would send with one key and one nonce sequence side by side. `busy` says who holds it,
+    /// in the words of the front end that asks.
+    public func lockForSync(busy: String) throws(NodeError) -> FileLock {
+        try FileLock(path + "/" + Names.syncLock, wait: false, busy: busy)
     }
 
     /// One issuance at a time from an issuer's folder: what is outstanding is read, checked
