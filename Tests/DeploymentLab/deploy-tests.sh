@@ -55,6 +55,11 @@ issuer_setup() {
     t issuer init --data-dir "$work/$name" --scrypt-n 1024 >/dev/null
     local address
     address=$(t issuer address --data-dir "$work/$name")
+    # Before its address holds gas: "no gas" in those words, the address and chain named.
+    local status=0
+    t vault deploy --data-dir "$work/$name" --rpc "$rpc" >/dev/null 2>"$work/nogas" || status=$?
+    [ "$status" = 69 ] && grep -q "no gas: $address holds 0 .* on chain 31337" "$work/nogas" ||
+        fail "vault deploy without gas ($status): $(cat "$work/nogas")"
     "$python" Rigs/dev-chain/fund.py --url "$rpc" "$address" >/dev/null
     # A fresh key's first contract: its address is the key's, not the embedded default.
     local deployed

@@ -113,12 +113,21 @@ import Testing
             "0x5FbDB2315678afecb367f032d93F642f64180aa3",
             "0x30c2Ae6d1bc8D5e1A3e1B0c8d5a2e7f4B9c0d1e2",
         ]
-        for vault in vaults {
-            try cli.ok([
-                "chain", "add", "--data-dir", cli.path("stall"), "--id", "31337", "--vault", vault,
-                "--rpc", "http://127.0.0.1:9", "--no-check",
-            ])
+        // The chain's coin is named once, with the first vault: the second takes it.
+        for (index, vault) in vaults.enumerated() {
+            try cli.ok(
+                [
+                    "chain", "add", "--data-dir", cli.path("stall"), "--id", "31337", "--vault",
+                    vault, "--rpc", "http://127.0.0.1:9", "--no-check",
+                ] + (index == 0 ? ["--native-symbol", "ETH"] : []))
         }
+        let coins = { () throws -> [String] in
+            let list = try cli.ok(["chain", "list", "--data-dir", cli.path("stall"), "--json"])
+            return (list.json["chains"] as? [[String: Any]] ?? []).map {
+                ($0["nativeCoin"] as? [String: Any])?["symbol"] as? String ?? "none"
+            }
+        }
+        #expect(try coins() == ["ETH", "ETH"])
         let listed = { () throws -> [String] in
             let list = try cli.ok(["chain", "list", "--data-dir", cli.path("stall"), "--json"])
             return (list.json["chains"] as? [[String: Any]] ?? []).compactMap {
@@ -150,6 +159,7 @@ import Testing
             vaults[1],
         ])
         #expect(try listed() == [vaults[0]])
+        #expect(try coins() == ["ETH"])
         // One entry left: --id alone names it.
         try cli.ok(["chain", "remove", "--data-dir", cli.path("stall"), "--id", "31337"])
         #expect(try listed().isEmpty)

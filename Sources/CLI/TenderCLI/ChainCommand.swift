@@ -81,6 +81,13 @@ struct ChainAddCommand: AsyncParsableCommand {
             let nativeCoin: Denomination?
             if nativeSymbol == nil, nativeDecimals == nil, let existing {
                 nativeCoin = existing.nativeCoin
+            } else if nativeSymbol == nil, nativeDecimals == nil {
+                // A new vault on a chain listed already: the chain's coin as named there (a
+                // coin is the chain's, not a vault's; removing that entry must not unname it).
+                nativeCoin =
+                    registry.entries.first {
+                        $0.domain.chainID == chainID && $0.nativeCoin != nil
+                    }?.nativeCoin
             } else {
                 do {
                     nativeCoin = try ChainEntry.configuredCoin(
@@ -205,7 +212,11 @@ struct ChainRemoveCommand: ParsableCommand {
             if output.json {
                 try printJSON(["removed": removed])
             } else {
-                print("Removed \(removed) entr\(removed == 1 ? "y" : "ies") of chain \(chainID)")
+                let vaults = entries.filter { vault == nil || $0.domain.vault == vault }
+                    .map { $0.domain.vault.checksummed }.joined(separator: ", ")
+                print(
+                    "Removed \(removed) entr\(removed == 1 ? "y" : "ies") of chain \(chainID): vault \(vaults)"
+                )
             }
         }
     }

@@ -38,7 +38,7 @@ struct IssuerDepositCommand: AsyncParsableCommand {
             let lockUntil = lockFor.map { global.clock.now() + $0 }
             try await chain.connect(to: target, host: global.host) { desk in
                 let units = try await desk.denomination(of: assetAddress)
-                let amount = try units.positiveAmount(collateral.amount)
+                let amount = try units.typedAmount(collateral.amount, of: assetAddress)
                 let deposit = try await desk.deposit(
                     amount, of: assetAddress, into: vaultAddress, key: key, lockUntil: lockUntil)
                 if output.json {
@@ -197,7 +197,7 @@ struct IssuerWithdrawCommand: AsyncParsableCommand {
             let now = global.clock.now()
             try await chain.connect(to: target, host: global.host) { desk in
                 let units = try await desk.denomination(of: assetAddress)
-                let amount = try units.positiveAmount(collateral.amount)
+                let amount = try units.typedAmount(collateral.amount, of: assetAddress)
                 let domain = Domain(chainID: desk.chainID, vault: target.domain.vault)
                 let outstanding = try global.host.issuanceLedger().outstanding(
                     in: domain, now: now)[assetAddress]

@@ -139,7 +139,7 @@ extension Failure {
             case .setSpendingLimits: "[[limits]] in node.toml, Docs/OPERATIONS.md"
             case .deployVault: "deploy one with `tender vault deploy`, or give --vault"
             case .depositCollateral: "`tender issuer deposit` first"
-            case .lockCollateral: "`tender issuer deposit --lock-for SECONDS`"
+            case .lockCollateral: "`tender issuer lock --lock-for SECONDS` extends it"
             case .checkChainEndpoint: "is the chain's node running? (--rpc URL)"
             case .restoreElsewhereOrReplace:
                 "restore into a new or empty folder (--data-dir), or pass --force to replace it (its contents are kept aside)"
@@ -189,5 +189,14 @@ extension Denomination {
     /// `--amount`, positive, in base units.
     func positiveAmount(_ text: String) throws(NodeError) -> Amount {
         try positiveAmount(text, field: "--amount")
+    }
+
+    /// `--amount` of `asset`, these its units: a fraction of a chain coin without a name is
+    /// refused saying how to name it (it has no contract to read decimals from).
+    func typedAmount(_ text: String, of asset: Address) throws(NodeError) -> Amount {
+        let units =
+            asset == .zero
+            ? Denominations(nativeCoin: self) : Denominations(tokens: [asset: self])
+        return try units.parse(text, of: asset)
     }
 }

@@ -80,7 +80,8 @@ private func nextSteps(
     return """
         Next steps:
           tender chain add --id \(chainID) --vault \(vault) --rpc \(rpc)
-              (here: the issuer's commands then use this vault; add --native-symbol for the coin's name)
+              (here: the issuer's commands then use this vault while it is the only one listed,
+               else give --vault; add --native-symbol for the coin's name)
           tender issuer deposit --amount AMOUNT --lock-for SECONDS
               (collateral for the notes you will issue, locked past their expiry)
           tender issuer issue --to ADDRESS --amount AMOUNT --out notes.tender

@@ -36,7 +36,7 @@ public struct APIFailure: HTTPResponseError {
         case .setSpendingLimits: "[[limits]] in the node's node.toml, Docs/OPERATIONS.md"
         case .deployVault: "`tender vault deploy` on the node's host"
         case .depositCollateral: "`tender issuer deposit` on the issuer's host"
-        case .lockCollateral: "`tender issuer deposit --lock-for SECONDS` on the issuer's host"
+        case .lockCollateral: "`tender issuer lock --lock-for SECONDS` on the issuer's host"
         case .checkChainEndpoint: "is the chain's node running? (the chain registry's endpoints)"
         case .restoreElsewhereOrReplace: "`tender restore --force` on the node's host"
         case .nameDomain: "the API pays from the home vault only"

@@ -48,7 +48,10 @@ public struct VaultDesk: Sendable {
     /// Deploys the embedded vault (Contracts/Vault.vy), signed and paid by `signer`.
     public func deploy(signer: PrivateKey) async throws -> Deployment {
         let deployer = VaultOperator(key: signer, rpc: rpc, chainID: chainID)
-        let (vault, receipt) = try await deployer.deploy()
+        let (vault, receipt) = try await sending(from: deployer.address, on: chainID, through: rpc)
+        {
+            try await deployer.deploy()
+        }
         return Deployment(
             vault: vault, deployer: deployer.address, transaction: receipt.transactionHash,
             block: receipt.blockNumber, gasUsed: receipt.gasUsed,
@@ -115,7 +118,9 @@ public struct VaultDesk: Sendable {
         try await requireVault(at: vault)
         let issuer = VaultOperator(key: key, rpc: rpc, chainID: chainID)
         var transactions = [
-            try await issuer.deposit(Wei(amount), of: asset, into: vault).transactionHash
+            try await sending(from: issuer.address, on: chainID, through: rpc) {
+                try await issuer.deposit(Wei(amount), of: asset, into: vault).transactionHash
+            }
         ]
         var already: ChainWord?
         if let lockUntil {
@@ -124,7 +129,9 @@ public struct VaultDesk: Sendable {
                 already = current
             } else {
                 transactions.append(
-                    try await issuer.lock(until: lockUntil, in: vault).transactionHash)
+                    try await sending(from: issuer.address, on: chainID, through: rpc) {
+                        try await issuer.lock(until: lockUntil, in: vault).transactionHash
+                    })
             }
         }
         let after = try await holdings(of: vault)
@@ -149,7 +156,9 @@ public struct VaultDesk: Sendable {
                     "the collateral of \(issuer.address) is \(current.lockText) already: a lock is only ever extended"
                 ))
         }
-        return try await issuer.lock(until: until, in: vault).transactionHash
+        return try await sending(from: issuer.address, on: chainID, through: rpc) {
+            try await issuer.lock(until: until, in: vault).transactionHash
+        }
     }
 
     /// Pays `amount` of `asset` of `key`'s collateral back from `vault`, once its lock has
@@ -177,7 +186,9 @@ public struct VaultDesk: Sendable {
                     "\(issuer.address) has \(held.formatted(units)) of asset \(asset) in vault \(vault), less than \(units.format(amount))"
                 ))
         }
-        let receipt = try await issuer.withdraw(Wei(amount), of: asset, from: vault)
+        let receipt = try await sending(from: issuer.address, on: chainID, through: rpc) {
+            try await issuer.withdraw(Wei(amount), of: asset, from: vault)
+        }
         let left = ChainWord(
             try await rpc.vaultUInt(
                 vault, VaultCalls.collateral(issuer: issuer.address, asset: asset)))
