@@ -38,6 +38,41 @@ import Testing
         #expect(payments.first?["updatedAt"] != nil)
     }
 
+    /// An --out file that is there already is said before any payment is made: nothing
+    /// reserved, nothing left in the list.
+    @Test func anExistingOutFileIsRefusedBeforeAPaymentIsMade() throws {
+        let (cli, _, _, bob) = try funded()
+        try cli.write([1, 2, 3], to: "taken")
+        let before = try cli.balance("alice")
+        let result = try cli.run([
+            "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "500", "--out",
+            cli.path("taken"),
+        ])
+        expect(result, 73, "already exists")
+        #expect(try cli.balance("alice") == before)
+        let listed = try cli.ok(["payments", "list", "--data-dir", cli.path("alice"), "--json"])
+        #expect((listed.json["payments"] as? [[String: Any]] ?? []).isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.path("taken"))) == Data([1, 2, 3]))
+    }
+
+    /// A request paid already is said as such, even when what is left could not pay it again.
+    @Test func aRequestPaidAlreadyIsSaidSoWhateverTheCoins() throws {
+        let (cli, _, _, _) = try funded(notes: 1, amount: 1000)
+        let uri = try #require(
+            try cli.ok([
+                "request", "--amount", "800", "--qr", "svg", "--out", cli.path("request.svg"),
+                "--data-dir", cli.path("bob"), "--json",
+            ]).json["uri"] as? String)
+        try cli.ok([
+            "pay", "--data-dir", cli.path("alice"), "--request", uri, "--out", cli.path("first"),
+        ])
+        let again = try cli.run([
+            "pay", "--data-dir", cli.path("alice"), "--request", uri, "--out", cli.path("second"),
+        ])
+        expect(again, 73, "this wallet already paid request")
+        #expect(!again.stderr.contains("insufficient funds"))
+    }
+
     @Test func changeIsSpendableOnceAPaymentIsHandedOver() throws {
         let (cli, _, _, bob) = try funded(notes: 3, amount: 1000)
         for amount in ["1", "2", "3", "4"] {

@@ -208,13 +208,13 @@ import Testing
             #expect(try Self.json(nowhere)["error"] as? String == "not-found")
             #expect(
                 (try Self.json(nowhere)["reason"] as? String)?.contains(
-                    "no endpoint GET /api/balances") == true)
+                    "no endpoint answers GET /api/balances") == true)
             let wrongMethod = try await client.execute(
                 uri: "/api/balance", method: .delete, headers: Self.authorized)
             #expect(wrongMethod.status == .notFound)
             #expect(
                 (try Self.json(wrongMethod)["reason"] as? String)?.contains(
-                    "no endpoint DELETE /api/balance") == true)
+                    "no endpoint answers DELETE /api/balance") == true)
 
             let sync = try await client.execute(
                 uri: "/api/sync", method: .post, headers: Self.authorized)

@@ -89,7 +89,7 @@ struct BalanceCommand: ParsableCommand {
                 rows.append(
                     (
                         "being redeemed", balance.redeeming,
-                        "  (sent to the vault; `tender sync` follows it)"
+                        "  (sent to the vault; the node's sync, or `tender sync`, follows it)"
                     ))
             }
             if balance.redeemed > 0 {

@@ -239,6 +239,9 @@ struct PayCommand: AsyncParsableCommand {
     func run() async throws {
         if ble { return try await payOverBluetooth() }
         try await guarded {
+            // A file that cannot be written is said before a payment is made (one found only
+            // when handing over is cancelled, and stays in the list as cancelled).
+            if let out { try FileIO.checkWritable(out) }
             let now = global.clock.now()
             let code = try payeeCode()
             let wallet = try payingWallet(code: code, now: now)

@@ -14,7 +14,7 @@ struct UnknownRoutes<Context: RequestContext>: RouterMiddleware {
             throw APIFailure(
                 .notFound, code: "not-found",
                 reason:
-                    "no endpoint \(request.method) \(request.uri.path) (Docs/OPERATIONS.md lists them)"
+                    "no endpoint answers \(request.method) \(request.uri.path) (Docs/OPERATIONS.md lists the endpoints and their methods)"
             )
         }
     }

@@ -28,6 +28,12 @@ extension Wallet {
         guard payee != .zero else {
             throw NodeError(.usage("the zero address cannot be paid: it belongs to no one"))
         }
+        // A request this wallet paid already (not cancelled: that one may be paid afresh) is
+        // said as such, whatever the coins would say now (the transaction that records a
+        // payment refuses a second one all the same).
+        if let earlier = try? outgoingPayment(requestID), earlier.state != .cancelled {
+            throw NodeError(.exists("this wallet already paid request \(requestID.hex)"))
+        }
         // Over its limits, a payment is refused as such, whatever the coins would say
         // (none spendable now, or some reserved by a payment left prepared).
         if let spendingLimits,
