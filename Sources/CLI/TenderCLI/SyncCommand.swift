@@ -104,7 +104,7 @@ struct SyncCommand: AsyncParsableCommand {
             // (two would send with one key side by side), and cannot start its sync meanwhile.
             let lock = try host.directory.lockForSync(
                 busy:
-                    "`tender node` is running on \(host.directory.path) and syncs it already: `curl -X POST …/api/sync` with its token asks it for a pass now; its log and /api/status say how it went"
+                    "`tender node` is running on \(host.directory.path) and syncs it already: `curl -X POST -H \"Authorization: Bearer $(cat \(host.directory.path)/api-token)\" http://127.0.0.1:8737/api/sync` asks it for a pass now (the node's --listen or [api] listen if not that address); its log and /api/status say how it went"
             )
             defer { withExtendedLifetime(lock) {} }
             let settling = Settling(
