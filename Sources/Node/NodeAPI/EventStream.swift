@@ -43,13 +43,16 @@ enum EventStream {
     }
 
     static func frame(_ event: FeedEvent) throws -> String {
+        // As every answer of the API: sorted keys, slashes as they are.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         switch event {
         case .payment(let payment):
-            let data = String(decoding: try JSONEncoder().encode(payment), as: UTF8.self)
+            let data = String(decoding: try encoder.encode(payment), as: UTF8.self)
             return "event: payment\nid: \(payment.requestId)\ndata: \(data)\n\n"
         case .paying(let requestID):
             let data = String(
-                decoding: try JSONEncoder().encode(["requestId": requestID]), as: UTF8.self)
+                decoding: try encoder.encode(["requestId": requestID]), as: UTF8.self)
             return "event: paying\ndata: \(data)\n\n"
         }
     }
