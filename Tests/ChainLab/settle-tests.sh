@@ -316,7 +316,7 @@ status=0; t issuer issue --data-dir "$work/issuer" --rpc "$other_rpc" --vault "$
 [ "$status" = 65 ] && grep -q "these notes total 30000 base units, with 42100 base units issued before and not yet expired" "$work/err" \
     && [ ! -e "$work/refused.tender" ] || fail "a second issuance past the collateral ($status): $(cat "$work/err")"
 t issuer status --data-dir "$work/issuer" --rpc "$other_rpc" --vault "$vault2" | tee "$work/status"
-grep -q "outstanding (issued from this folder, not yet expired): 42100 base units in" "$work/status" \
+grep -q "outstanding (issued from this folder, not yet expired, redeemed ones included): 42100 base units in" "$work/status" \
     || fail "issuer status shows nothing outstanding"
 mkdir -m 700 "$work/issuer-laptop"
 cp "$work/issuer/issuer-key.json" "$work/issuer-laptop/"

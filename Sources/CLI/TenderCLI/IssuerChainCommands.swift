@@ -117,7 +117,7 @@ struct IssuerStatusCommand: AsyncParsableCommand {
                     var line = "  asset \(asset): \(collateral.formatted(units[asset]!))"
                     if let issued = outstanding[asset] {
                         line +=
-                            "; outstanding (issued from this folder, not yet expired): \(units[asset]!.format(issued.total)) in \(issued.notes) note(s), the last expiring \(UTCTime.format(issued.lastExpiry))"
+                            "; outstanding (issued from this folder, not yet expired, redeemed ones included): \(units[asset]!.format(issued.total)) in \(issued.notes) note(s), the last expiring \(UTCTime.format(issued.lastExpiry))"
                     }
                     print(line)
                 }

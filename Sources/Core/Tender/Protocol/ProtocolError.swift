@@ -150,7 +150,7 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
             let issuer, let asset, let collateral, let outstanding, let requested):
             "issuer \(issuer) has \(wording.amount(collateral, of: asset)) of asset \(asset) in the vault; these notes total \(wording.amount(requested, of: asset))"
                 + (outstanding > 0
-                    ? ", with \(wording.amount(outstanding, of: asset)) issued before and not yet expired"
+                    ? ", with \(wording.amount(outstanding, of: asset)) issued before and not yet expired (counted until they expire even when redeemed: the vault's payouts do not say which notes they came from)"
                     : "")
         case .exposureExceeded(let issuer, let asset, let requested, let remaining):
             "accepting \(wording.amount(requested, of: asset)) more from issuer \(issuer) (asset \(asset)) exceeds its remaining cap \(wording.amount(remaining, of: asset))"
