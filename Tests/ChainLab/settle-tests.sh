@@ -359,6 +359,11 @@ grep -q "locked until" <<<"$locked" || fail "lock: $locked"
 status=0; t issuer lock --data-dir "$work/aid" --rpc "$other_rpc" --vault "$vault2" --lock-for 60 \
     2>"$work/err" || status=$?
 [ "$status" = 64 ] && grep -q "a lock is only ever extended" "$work/err" || fail "shorter lock: $(cat "$work/err")"
+# Notes outliving the lock (30 days against an hour): refused as a payee would refuse them.
+status=0; t issuer issue --data-dir "$work/aid" --rpc "$other_rpc" --vault "$vault2" \
+    --chain-id 31338 --to "$issuer" --amount 100 --out "$work/aid-notes" 2>"$work/err" || status=$?
+[ "$status" = 65 ] && grep -q "locked only until" "$work/err" && grep -q "tender issuer lock --lock-for" "$work/err" \
+    || fail "notes past the lock ($status): $(cat "$work/err")"
 status=0; t issuer withdraw --data-dir "$work/aid" --rpc "$other_rpc" --vault "$vault2" \
     --amount 2000 2>"$work/err" || status=$?
 [ "$status" = 64 ] && grep -q "it can be withdrawn once the lock ends" "$work/err" \

@@ -217,11 +217,14 @@ public struct VaultDesk: Sendable {
                 resolvedBy: .depositCollateral)
         }
         let until = try await lockedUntil(issuer, in: vault)
+        // Refused as a payee would refuse the notes (exit 65, as too little collateral is).
         guard until.isAtLeast(expiry) else {
             throw NodeError(
-                .usage(
-                    "issuer \(issuer)'s collateral is \(until.lockText), before these notes expire at \(UTCTime.format(expiry))"
-                ), resolvedBy: .lockCollateral)
+                .rejected(
+                    ProtocolError(
+                        .collateralUnlocked(
+                            issuer: issuer, lockedUntil: UInt64(exactly: until.word) ?? 0,
+                            expiry: expiry))), resolvedBy: .lockCollateral)
         }
     }
 
