@@ -164,4 +164,13 @@ import Testing
         try cli.ok(["chain", "remove", "--data-dir", cli.path("stall"), "--id", "31337"])
         #expect(try listed().isEmpty)
     }
+
+    /// An issuer's folder has no wallet and needs none: chain list does not send it to init.
+    @Test func anIssuersFolderIsNotToldToInit() throws {
+        let cli = try CLI()
+        try cli.ok(["issuer", "init", "--data-dir", cli.path("issuer"), "--scrypt-n", "1024"])
+        let listed = try cli.ok(["chain", "list", "--data-dir", cli.path("issuer")])
+        #expect(listed.stdout.contains("Home: none (an issuer's folder"), "\(listed.stdout)")
+        #expect(!listed.stdout.contains("tender init"))
+    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Codecs
+import Foundation
 import NodeKit
 import NodeRuntime
 import Settlement
@@ -149,9 +150,12 @@ struct ChainListCommand: ParsableCommand {
                 try printJSON(result)
                 return
             }
+            let issuerFolder = FileManager.default.fileExists(atPath: global.directory.issuerKey)
             print(
                 home.map { "Home: chain \($0.chainID), vault \($0.vault)" }
-                    ?? "Home: none yet (tender init)")
+                    ?? (issuerFolder
+                        ? "Home: none (an issuer's folder: its commands take the vault listed, or --vault)"
+                        : "Home: none yet (tender init)"))
             if registry.entries.isEmpty { print("No chains listed (tender chain add).") }
             for entry in registry.entries {
                 let rate = entry.rateLimit.map { ", at most \($0) requests/s" } ?? ""
