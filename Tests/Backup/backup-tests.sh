@@ -161,6 +161,8 @@ expect_status 73 t restore during-1.backup --data-dir alice --force
 [ "$(state alice)" = "$(state restored/alice)" ] || fail "a refused restore changed Alice"
 t restore final.backup --data-dir alice --force --json >forced.json 2>forced.err
 previous=$(jq -r .previous forced.json)
+[ "$(jq -r '.files[] | select(.path == "api-token") | .kept' forced.json)" = "the folder's own, not the backup's" ] ||
+    fail "the restore lists the backup's API token as restored, though the folder's was kept"
 [ "$(jq -r .unchecked forced.json)" = null ] && [ ! -s forced.err ] ||
     fail "a restore compared with its wallet warned: $(cat forced.err)"
 # Over a wallet that cannot be read (a damaged card): restored, with the warning.

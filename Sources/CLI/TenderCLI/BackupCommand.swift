@@ -50,13 +50,19 @@ struct BackupReport {
     var previous: String? = nil
     /// A restore that could not compare the backup with the wallet it copies: why.
     var unchecked: String? = nil
+    /// A restore that kept the folder's own API token, not the backup's.
+    var tokenKept = false
 
     func print(json: Bool) {
         if json {
             var object: [String: Any] = [
                 "file": file, "created": archive.created, "wallets": archive.wallets.count,
                 "files": archive.entries.map { entry in
-                    ["path": entry.path, "size": entry.bytes.count, "mode": Int(entry.mode)]
+                    var file: [String: Any] = [
+                        "path": entry.path, "size": entry.bytes.count, "mode": Int(entry.mode),
+                    ]
+                    if kept(entry) { file["kept"] = "the folder's own, not the backup's" }
+                    return file
                 },
             ]
             object["address"] = address.checksummed
@@ -75,7 +81,12 @@ struct BackupReport {
             Swift.print("Backup\(who) written to \(file) (\(size ?? 0) bytes, mode 0600)")
         }
         for entry in archive.entries {
-            let kind = entry.isWallet ? "  wallet, integrity checked" : ""
+            let kind =
+                entry.isWallet
+                ? "  wallet, integrity checked"
+                : kept(entry)
+                    ? "  not restored: the folder's own token kept (the API's clients keep working)"
+                    : ""
             Swift.print("  \(entry.path)  \(entry.bytes.count) bytes\(kind)")
         }
         let wallets = archive.wallets.count
@@ -84,6 +95,11 @@ struct BackupReport {
         )
         if let previous { Swift.print("The folder's previous contents are in \(previous)") }
         warnUnchecked()
+    }
+
+    /// Whether `entry` is the API token a restore kept from the folder instead.
+    private func kept(_ entry: BackupEntry) -> Bool {
+        tokenKept && entry.path == DataDirectory.Names.apiToken
     }
 
     /// Said on stderr: a copy run beside the original, or one older than the wallet it

@@ -36,7 +36,7 @@ struct RestoreCommand: ParsableCommand {
             BackupReport(
                 archive: outcome.archive, address: outcome.address, file: file, size: nil,
                 dataDir: global.directory.path, previous: outcome.previous,
-                unchecked: outcome.unchecked
+                unchecked: outcome.unchecked, tokenKept: outcome.tokenKept
             ).print(json: output.json)
         }
     }

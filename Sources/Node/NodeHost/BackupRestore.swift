@@ -28,6 +28,8 @@ public struct BackupRestore: Sendable {
         /// of its key in the data directory, or one that cannot be read), or nil: it was
         /// compared and is not.
         public let unchecked: String?
+        /// The folder's own API token was kept in place of the backup's.
+        public var tokenKept = false
     }
 
     /// Reads the backup at `path` and opens it with `passphrase`: a wrong passphrase, or any
@@ -98,13 +100,15 @@ public struct BackupRestore: Sendable {
                 archive, of: address, staged: staging, over: target, now: now)
             // Again: a node may have started, or files come, while the backup was written.
             let occupied = try checkTarget(force: force)
-            try keepToken(of: target, in: staging)
+            let tokenKept = try keepToken(of: target, in: staging)
             let aside = (parent == "." ? "" : parent + "/") + "\(name).before-restore-\(now)"
             let previous = try swap(staging, into: target, aside: aside, occupied: occupied)
             try? DurableFile.syncFolder(parent)
-            return Outcome(
+            var outcome = Outcome(
                 archive: archive, address: address, domains: domains, previous: previous,
                 unchecked: unchecked)
+            outcome.tokenKept = tokenKept
+            return outcome
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
             throw error
@@ -217,13 +221,15 @@ public struct BackupRestore: Sendable {
 
     /// The API token `target` holds now goes into the restored folder instead of the
     /// backup's: a token rotated since the backup must not come back.
-    private func keepToken(of target: String, in staging: String) throws(NodeError) {
+    /// Whether there was one to keep.
+    private func keepToken(of target: String, in staging: String) throws(NodeError) -> Bool {
         let name = "/" + DataDirectory.Names.apiToken
-        guard FileManager.default.fileExists(atPath: target + name) else { return }
+        guard FileManager.default.fileExists(atPath: target + name) else { return false }
         let token = try FileIO.read(target + name, limit: 4096, holding: .setting)
         do {
             try DurableFile.write(token, to: staging + name, mode: 0o600, replacing: true)
         } catch { throw NodeError(.io("cannot keep the API token of \(target): \(error)")) }
+        return true
     }
 
     /// Renames `staging` to `target`. A target with contents (`occupied`) is first renamed to
