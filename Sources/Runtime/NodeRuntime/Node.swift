@@ -103,9 +103,11 @@ public struct Node: Sendable {
             services: services,
             onServerRunning: { _ in
                 if case .unix(let path) = listen { chmod(path, 0o660) }
-                logger.info(
-                    "tender node: serving the API on \(listen); \(settings.syncEnabled ? "sync every \(settings.syncInterval.formatted()) s, redeeming \(settings.redeem.rawValue)" : "sync off")"
-                )
+                let sync =
+                    settings.syncEnabled
+                    ? "sync every \(settings.syncInterval.formatted()) s, redeeming \(settings.redeem.rawValue)"
+                    : "sync off"
+                logger.info("tender node: serving the API on \(listen); \(sync)")
                 if !listen.isLocal {
                     // Plain HTTP: the bearer token and every answer cross the network in clear.
                     logger.warning(
