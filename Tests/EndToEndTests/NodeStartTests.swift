@@ -18,27 +18,12 @@ import Testing
     @Test func aSecondNodeOnTheSameDataDirectoryIsRefused() throws {
         let cli = try CLI()
         try cli.initWallet("stall")
-        let first = Process()
-        first.executableURL = CLI.binary
-        first.arguments = [
-            "node", "--data-dir", cli.path("stall"), "--no-sync", "--listen",
-            "unix:" + cli.path("first.sock"),
-        ]
-        first.environment = cli.environment
-        first.standardOutput = FileHandle.nullDevice
-        first.standardError = FileHandle.nullDevice
-        try first.run()
+        let first = try Self.startNode(
+            cli, "stall", ["--no-sync", "--listen", "unix:" + cli.path("first.sock")])
         defer {
             first.terminate()
             first.waitUntilExit()
         }
-        // The token is written after the lock is taken: once it is there, the first node
-        // holds the folder (a wait for that, however slow the machine).
-        let token = cli.path("stall/api-token")
-        while first.isRunning, !FileManager.default.fileExists(atPath: token) {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        #expect(FileManager.default.fileExists(atPath: token))
         let second = try cli.run([
             "node", "--data-dir", cli.path("stall"), "--no-sync", "--listen",
             "unix:" + cli.path("second.sock"),
@@ -61,25 +46,13 @@ import Testing
     @Test func aSyncByHandIsRefusedBesideANodeThatSyncs() throws {
         let cli = try CLI()
         try cli.initWallet("stall")
-        let node = Process()
-        node.executableURL = CLI.binary
-        node.arguments = [
-            "node", "--data-dir", cli.path("stall"), "--listen", "unix:" + cli.path("api.sock"),
-        ]
-        node.environment = cli.environment.merging(["TENDER_SYNC_INTERVAL": "3600"]) { $1 }
-        node.standardOutput = FileHandle.nullDevice
-        node.standardError = FileHandle.nullDevice
-        try node.run()
+        let node = try Self.startNode(
+            cli, "stall", ["--listen", "unix:" + cli.path("api.sock")],
+            environment: ["TENDER_SYNC_INTERVAL": "3600"])
         defer {
             node.terminate()
             node.waitUntilExit()
         }
-        // Its locks are taken before the token is written (a wait for that, however slow).
-        let token = cli.path("stall/api-token")
-        while node.isRunning, !FileManager.default.fileExists(atPath: token) {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        #expect(FileManager.default.fileExists(atPath: token))
         let sync = try cli.run(["sync", "--once", "--data-dir", cli.path("stall")])
         #expect(sync.status == 75, "\(sync.stderr)")
         #expect(
@@ -87,5 +60,26 @@ import Testing
             "\(sync.stderr)")
         #expect(sync.stderr.contains("/api/sync"))
         #expect(node.isRunning)
+    }
+
+    /// `tender node` on `folder` with `arguments`, returned once it holds the folder: its
+    /// locks are taken before the token is written, so once the token is there they are held
+    /// (a wait for that, however slow the machine).
+    static func startNode(
+        _ cli: CLI, _ folder: String, _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> Process {
+        let node = Process()
+        node.executableURL = CLI.binary
+        node.arguments = ["node", "--data-dir", cli.path(folder)] + arguments
+        node.environment = cli.environment.merging(environment) { $1 }
+        node.standardOutput = FileHandle.nullDevice
+        node.standardError = FileHandle.nullDevice
+        try node.run()
+        let token = cli.path(folder + "/api-token")
+        while node.isRunning, !FileManager.default.fileExists(atPath: token) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(FileManager.default.fileExists(atPath: token))
+        return node
     }
 }

@@ -106,14 +106,14 @@ import Testing
             return one.settlement
         }
         #expect(try settlement() == IncomingSettlement())
-        #expect(try settlement().state(of: 60) == "received")
+        #expect(try settlement().state(of: 60) == .received)
 
         let first = try redeem(coins, nonce: 0)
         try store.recordRedeem(first, now: world.now)
         var expected = IncomingSettlement()
         expected.redeeming = 60
         #expect(try settlement() == expected)
-        #expect(try settlement().state(of: 60) == "redeeming")
+        #expect(try settlement().state(of: 60) == .redeeming)
 
         let block = try Bytes32([UInt8](repeating: 0xB0, count: 32))
         try store.redeemMined(first.hash, block: 5, hash: block, now: world.now)
@@ -123,7 +123,7 @@ import Testing
         expected.redeemed = 10
         expected.transactions = [first.hash]
         #expect(try settlement() == expected)
-        #expect(try settlement().state(of: 60) == "part-redeemed")
+        #expect(try settlement().state(of: 60) == .partRedeemed)
 
         // coins[2], not named by the first receipt, went back for a later batch: it is in
         // both transactions, and the second paid it.
@@ -135,8 +135,8 @@ import Testing
         expected.transactions = [first.hash, second.hash]
         #expect(try settlement() == expected)
         // 40 of 60: the vault refused 20 (conflicted).
-        #expect(try settlement().state(of: 60) == "part-redeemed")
-        #expect(try settlement().state(of: 40) == "redeemed")
+        #expect(try settlement().state(of: 60) == .partRedeemed)
+        #expect(try settlement().state(of: 40) == .redeemed)
     }
 
     /// A final redeem stays final: failing it is refused (its coins are not sent back to the

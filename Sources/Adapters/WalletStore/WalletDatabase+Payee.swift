@@ -11,11 +11,9 @@ extension WalletDatabase {
                     db, sql: "SELECT rowid AS row, * FROM incoming_payments WHERE request_id = ?",
                     arguments: [id])
             else { return nil }
-            var record = try Self.incoming(row: row)
             let payment = try row.decode(Int64.self, forColumn: "row")
-            record.settlement =
-                try Self.incomingSettlements(db, of: payment)[payment] ?? IncomingSettlement()
-            return record
+            return try Self.incoming(
+                row: row, settlements: Self.incomingSettlements(db, of: payment))
         }
     }
 
@@ -25,14 +23,18 @@ extension WalletDatabase {
             let settlements = try Self.incomingSettlements(db)
             return try Row.fetchAll(
                 db, sql: "SELECT rowid AS row, * FROM incoming_payments ORDER BY received_at, rowid"
-            ).map { row in
-                var record = try Self.incoming(row: row)
-                record.settlement =
-                    settlements[try row.decode(Int64.self, forColumn: "row")]
-                    ?? IncomingSettlement()
-                return record
-            }
+            ).map { row in try Self.incoming(row: row, settlements: settlements) }
         }
+    }
+
+    /// A payment's row, read with its rowid as `row`, and what of it was redeemed.
+    static func incoming(
+        row: Row, settlements: [Int64: IncomingSettlement]
+    ) throws -> IncomingPaymentRecord {
+        var record = try incoming(row: row)
+        record.settlement =
+            settlements[try row.decode(Int64.self, forColumn: "row")] ?? IncomingSettlement()
+        return record
     }
 
     /// What was redeemed or is being redeemed of each received payment, by its rowid. Sums in

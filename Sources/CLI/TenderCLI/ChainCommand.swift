@@ -85,10 +85,7 @@ struct ChainAddCommand: AsyncParsableCommand {
             } else if nativeSymbol == nil, nativeDecimals == nil {
                 // A new vault on a chain listed already: the chain's coin as named there (a
                 // coin is the chain's, not a vault's; removing that entry must not unname it).
-                nativeCoin =
-                    registry.entries.first {
-                        $0.domain.chainID == chainID && $0.nativeCoin != nil
-                    }?.nativeCoin
+                nativeCoin = registry.configuredCoin(chainID: chainID)
             } else {
                 do {
                     nativeCoin = try ChainEntry.configuredCoin(

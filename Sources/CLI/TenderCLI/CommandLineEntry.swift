@@ -88,7 +88,7 @@ enum CommandPath {
             let configuration = command.configuration
             if configuration.subcommands.isEmpty { break }
             if let next = configuration.subcommands.first(where: {
-                names(of: $0, alone: true).contains(word)
+                $0._commandName == word || $0.configuration.aliases.contains(word)
             }) {
                 command = next
                 continue
@@ -107,9 +107,9 @@ enum CommandPath {
         return nil
     }
 
-    /// `command`'s name and aliases (`alone`), or the names from the root down to it.
-    static func names(of command: any ParsableCommand.Type, alone: Bool = false) -> [String] {
-        if alone { return [command._commandName] + command.configuration.aliases }
+    /// The names from the root down to `command` (none for a command outside the tree:
+    /// ArgumentParser's own).
+    static func names(of command: any ParsableCommand.Type) -> [String] {
         var path: [String] = []
         func walk(_ node: any ParsableCommand.Type, _ trail: [String]) -> Bool {
             let trail = trail + [node._commandName]

@@ -76,7 +76,7 @@ struct HistoryCommand: ParsableCommand {
             var json: [String: Any] = [
                 "direction": "in", "requestId": payment.requestID.hex,
                 "amount": String(payment.amount), "asset": payment.asset.checksummed,
-                "memo": payment.memo, "state": state, "time": payment.receivedAt,
+                "memo": payment.memo, "state": state.rawValue, "time": payment.receivedAt,
                 "redeemed": String(settlement.redeemed),
                 "redeeming": String(settlement.redeeming),
                 "redeemTransactions": settlement.transactions.map(\.hex),
@@ -98,10 +98,11 @@ struct HistoryCommand: ParsableCommand {
         _ settlement: IncomingSettlement, of payment: IncomingPaymentRecord, _ units: Denominations
     ) -> String {
         let transactions = settlement.transactions.map(\.hex).joined(separator: ", ")
-        switch settlement.state(of: payment.amount) {
-        case "redeemed": return "redeemed (tx \(transactions))"
-        case "received": return "received"
-        default:
+        let state = settlement.state(of: payment.amount)
+        switch state {
+        case .received: return state.rawValue
+        case .redeemed: return "redeemed (tx \(transactions))"
+        case .redeeming, .partRedeemed:
             var parts: [String] = []
             if settlement.redeemed > 0 {
                 parts.append(
@@ -111,8 +112,7 @@ struct HistoryCommand: ParsableCommand {
             if settlement.redeeming > 0 {
                 parts.append("\(units.format(settlement.redeeming, of: payment.asset)) redeeming")
             }
-            return "\(settlement.redeeming > 0 ? "redeeming" : "part-redeemed"): "
-                + parts.joined(separator: ", ")
+            return "\(state.rawValue): " + parts.joined(separator: ", ")
         }
     }
 }

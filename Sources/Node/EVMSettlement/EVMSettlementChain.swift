@@ -80,7 +80,7 @@ public struct EVMSettlementChain: SettlementChain {
         do { try await rpc.sendRawTransaction(transaction) } catch {
             // Sent before (this is a resend after a restart or a reorg): not an error.
             if case .rpc(_, let message, _) = error, Self.alreadySent(message) { return }
-            if case .rpc(_, let message, _) = error, Self.cannotAfford(message) {
+            if error.cannotAffordGas {
                 // Its balance fell since the engine checked it: said in words, not the
                 // node's (py-evm's answer spells the sender as a Python bytes literal).
                 let needed =
@@ -155,13 +155,6 @@ public struct EVMSettlementChain: SettlementChain {
     }
 
     /// What nodes answer a transaction they already have, or have mined (geth's words).
-    /// A node's refusal of a transaction its sender cannot pay for (geth: "insufficient
-    /// funds for gas * price + value"; py-evm: "… cannot afford txn gas …").
-    static func cannotAfford(_ message: String) -> Bool {
-        let lowered = message.lowercased()
-        return lowered.contains("insufficient funds") || lowered.contains("cannot afford")
-    }
-
     static func alreadySent(_ message: String) -> Bool {
         let lowered = message.lowercased()
         return ["already known", "known transaction", "nonce too low"].contains {

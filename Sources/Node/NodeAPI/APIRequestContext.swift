@@ -12,7 +12,11 @@ public struct APIRequestContext: RequestContext {
 
     public var maxUploadSize: Int { 64 * 1024 }
 
-    public var responseEncoder: JSONEncoder {
+    public var responseEncoder: JSONEncoder { Self.encoder() }
+
+    /// How the API writes JSON, its answers and its event stream alike: sorted keys, slashes
+    /// as they are.
+    static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder

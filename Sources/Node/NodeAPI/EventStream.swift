@@ -43,9 +43,7 @@ enum EventStream {
     }
 
     static func frame(_ event: FeedEvent) throws -> String {
-        // As every answer of the API: sorted keys, slashes as they are.
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = APIRequestContext.encoder()
         switch event {
         case .payment(let payment):
             let data = String(decoding: try encoder.encode(payment), as: UTF8.self)

@@ -118,14 +118,14 @@ struct IncomingPaymentView: Codable, Equatable, Sendable {
     let display: String?
     let memo: String
     let receivedAt: UInt64
-    /// received, redeeming or redeemed: what became of its coins on chain.
+    /// What became of its coins on chain (`IncomingSettlement.State`).
     let state: String
     let redeemed: String
     let redeeming: String
     let redeemTransactions: [String]
 
     init(_ record: IncomingPaymentRecord, domain: Domain, units: Denominations? = nil) {
-        state = record.settlement.state(of: record.amount)
+        state = record.settlement.state(of: record.amount).rawValue
         redeemed = String(record.settlement.redeemed)
         redeeming = String(record.settlement.redeeming)
         redeemTransactions = record.settlement.transactions.map(\.hex)

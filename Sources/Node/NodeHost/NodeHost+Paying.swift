@@ -16,9 +16,7 @@ extension NodeHost {
     ) throws(NodeError) -> Wallet {
         try openWallets().paying(
             domain: domain, payeeNamed: payeeNamed, asset: asset, now: now, amount: amount,
-            format: { wallet, amount in
-                displayDenominations(for: wallet).format(amount, of: asset)
-            })
+            format: amounts(of: asset))
     }
 
     /// `error` (a refusal to pay in `domain`), noting what this node holds of `asset` in its
@@ -30,9 +28,12 @@ extension NodeHost {
         guard let wallets = try? openWallets() else { return error }
         return wallets.noting(
             error, paying: domain, asset: asset, now: now, payeeNamed: payeeNamed,
-            format: { wallet, amount in
-                displayDenominations(for: wallet).format(amount, of: asset)
-            })
+            format: amounts(of: asset))
+    }
+
+    /// An amount of `asset` held by a wallet, as that wallet's chain names it.
+    private func amounts(of asset: Address) -> (Wallet, Amount) -> String {
+        { wallet, amount in displayDenominations(for: wallet).format(amount, of: asset) }
     }
 
     /// The wallet whose payments out include `requestID` (any vault's), else the home

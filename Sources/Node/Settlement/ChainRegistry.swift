@@ -121,9 +121,13 @@ public struct ChainRegistry: Sendable, Equatable {
     /// The chain's own coin: as configured (the coin is the chain's, so any vault's entry on
     /// it may name it, `domain`'s own first), else as Tender knows the chain, else base units.
     public func nativeCoin(chainID: UInt64, preferring domain: Domain? = nil) -> Denomination {
-        domain.flatMap { entry(for: $0)?.nativeCoin }
-            ?? entries.lazy.filter { $0.domain.chainID == chainID }.compactMap(\.nativeCoin).first
+        domain.flatMap { entry(for: $0)?.nativeCoin } ?? configuredCoin(chainID: chainID)
             ?? NativeCoins.denomination(chainID: chainID) ?? .baseUnits
+    }
+
+    /// The chain's own coin as some vault's entry on it names it, or nil.
+    public func configuredCoin(chainID: UInt64) -> Denomination? {
+        entries.lazy.filter { $0.domain.chainID == chainID }.compactMap(\.nativeCoin).first
     }
 
     /// Adds `entry`, or replaces the one for its domain. Returns whether one was replaced.

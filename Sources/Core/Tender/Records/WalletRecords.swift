@@ -77,13 +77,22 @@ public struct IncomingSettlement: Equatable, Sendable {
 
     public init() {}
 
-    /// `received` (nothing of it on chain), `redeeming` (some of it in a redeem not yet
-    /// final), `redeemed` (all of `amount`), or `part-redeemed` (the rest paid onward, still
-    /// held, or refused by the vault).
-    public func state(of amount: Amount) -> String {
-        if redeeming > 0 { return "redeeming" }
-        if redeemed > 0 { return redeemed >= amount ? "redeemed" : "part-redeemed" }
-        return "received"
+    public enum State: String, Sendable {
+        /// Nothing of it on chain.
+        case received
+        /// Some of it in a redeem not yet final.
+        case redeeming
+        /// All of it paid by the vault.
+        case redeemed
+        /// Some of it paid; the rest paid onward, still held, or refused by the vault.
+        case partRedeemed = "part-redeemed"
+    }
+
+    /// Where a payment of `amount` stands.
+    public func state(of amount: Amount) -> State {
+        if redeeming > 0 { return .redeeming }
+        if redeemed > 0 { return redeemed >= amount ? .redeemed : .partRedeemed }
+        return .received
     }
 }
 

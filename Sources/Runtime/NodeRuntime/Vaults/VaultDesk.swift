@@ -34,6 +34,21 @@ public struct VaultDesk: Sendable {
         }
     }
 
+    /// Runs `body`, which sends a transaction from `sender`: the node's refusal for want of
+    /// gas is said as `noGas`, naming the address, the chain, what it holds and what the
+    /// transaction needed (0 when the node gave no figure).
+    func sent<T>(by sender: Address, _ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let error as EVMError where error.cannotAffordGas {
+            let held = (try? await rpc.balance(of: sender, at: .pending)) ?? 0
+            throw NodeError(
+                .noGas(
+                    account: sender, chainID: chainID,
+                    needed: error.gasWanted.flatMap { Amount(exactly: $0) } ?? 0,
+                    held: Amount(exactly: held) ?? .max),
+                note: "nothing was sent")
+        }
+    }
+
     /// A vault deployed, and by what.
     public struct Deployment: Sendable {
         public let vault: Address
@@ -48,10 +63,7 @@ public struct VaultDesk: Sendable {
     /// Deploys the embedded vault (Contracts/Vault.vy), signed and paid by `signer`.
     public func deploy(signer: PrivateKey) async throws -> Deployment {
         let deployer = VaultOperator(key: signer, rpc: rpc, chainID: chainID)
-        let (vault, receipt) = try await sending(from: deployer.address, on: chainID, through: rpc)
-        {
-            try await deployer.deploy()
-        }
+        let (vault, receipt) = try await sent(by: deployer.address) { try await deployer.deploy() }
         return Deployment(
             vault: vault, deployer: deployer.address, transaction: receipt.transactionHash,
             block: receipt.blockNumber, gasUsed: receipt.gasUsed,
@@ -118,7 +130,7 @@ public struct VaultDesk: Sendable {
         try await requireVault(at: vault)
         let issuer = VaultOperator(key: key, rpc: rpc, chainID: chainID)
         var transactions = [
-            try await sending(from: issuer.address, on: chainID, through: rpc) {
+            try await sent(by: issuer.address) {
                 try await issuer.deposit(Wei(amount), of: asset, into: vault).transactionHash
             }
         ]
@@ -129,7 +141,7 @@ public struct VaultDesk: Sendable {
                 already = current
             } else {
                 transactions.append(
-                    try await sending(from: issuer.address, on: chainID, through: rpc) {
+                    try await sent(by: issuer.address) {
                         try await issuer.lock(until: lockUntil, in: vault).transactionHash
                     })
             }
@@ -156,7 +168,7 @@ public struct VaultDesk: Sendable {
                     "the collateral of \(issuer.address) is \(current.lockText) already: a lock is only ever extended"
                 ))
         }
-        return try await sending(from: issuer.address, on: chainID, through: rpc) {
+        return try await sent(by: issuer.address) {
             try await issuer.lock(until: until, in: vault).transactionHash
         }
     }
@@ -186,7 +198,7 @@ public struct VaultDesk: Sendable {
                     "\(issuer.address) has \(held.formatted(units)) of asset \(asset) in vault \(vault), less than \(units.format(amount))"
                 ))
         }
-        let receipt = try await sending(from: issuer.address, on: chainID, through: rpc) {
+        let receipt = try await sent(by: issuer.address) {
             try await issuer.withdraw(Wei(amount), of: asset, from: vault)
         }
         let left = ChainWord(
