@@ -74,8 +74,16 @@ let package = Package(
             swiftSettings: strict),
         // Payment codes: the tender: request URI and recognition of other payment strings. Pure.
         .target(
-            name: "PaymentCodes", dependencies: ["Tender", "Codecs"],
+            name: "PaymentCodes",
+            dependencies: ["Tender", "Codecs", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/Core/PaymentCodes", swiftSettings: strict),
+        // Cashu ecash (Docs/CASHU.md): tokens V3/V4, keysets and their ids, blind signatures,
+        // DLEQ proofs checked offline, P2PK locks, a payee's offline acceptance. Pure.
+        .target(
+            name: "Cashu",
+            dependencies: [
+                "Codecs", "Secp256k1", .product(name: "Crypto", package: "swift-crypto"),
+            ], path: "Sources/Core/Cashu", swiftSettings: strict),
         // Animated codes: fountain coding, BC-UR (bytewords) and Tender's binary frames. Pure.
         .target(
             name: "Fountain",
@@ -327,6 +335,12 @@ let package = Package(
         .testTarget(
             name: "PosixTests", dependencies: ["Posix", "TenderTestSupport"], swiftSettings: strict),
         .testTarget(name: "Secp256k1Tests", dependencies: ["Secp256k1"], swiftSettings: strict),
+        .testTarget(
+            name: "CashuTests",
+            dependencies: [
+                "Cashu", "Codecs", "Secp256k1", .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "KeystoreTests",
             dependencies: ["Keystore", "Codecs", "Secp256k1", "TenderTestSupport"],

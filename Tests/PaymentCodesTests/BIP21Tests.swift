@@ -3,30 +3,50 @@ import Testing
 @testable import PaymentCodes
 
 @Suite struct BIP21Tests {
+    /// BIP21's example address fails its checksum: every example is refused, naming it.
+    @Test func specExamplesAreRefusedForTheirDamagedAddress() {
+        for uri in BIP21Vectors.all {
+            do {
+                _ = try BIP21.decode(uri)
+                Issue.record("accepted \(uri)")
+            } catch {
+                #expect(error.kind == .badChecksum && error.field == "address", "\(error)")
+            }
+            let scanned = ScannedCode.recognize(uri)
+            #expect(scanned == .unknown(uri))
+            #expect(scanned.problem?.kind == .badChecksum)
+            #expect(scanned.explanation.contains("damaged or mistyped and must not be paid"))
+        }
+    }
+
     @Test func specExamples() throws {
-        let bare = try BIP21.decode(BIP21Vectors.justAddress)
-        #expect(bare.address == "175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W")
+        func decode(_ uri: String) throws -> BIP21 {
+            try BIP21.decode(BIP21Vectors.withValidAddress(uri))
+        }
+        let bare = try decode(BIP21Vectors.justAddress)
+        #expect(bare.address == BIP21Vectors.validAddress)
+        #expect(bare.bitcoinAddress?.kind == .p2pkh && bare.bitcoinAddress?.network == .mainnet)
         #expect(bare.satoshis == nil && bare.label == nil && bare.message == nil)
 
-        #expect(try BIP21.decode(BIP21Vectors.withName).label == "Luke-Jr")
+        #expect(try decode(BIP21Vectors.withName).label == "Luke-Jr")
 
-        let twenty = try BIP21.decode(BIP21Vectors.amountAndName)
+        let twenty = try decode(BIP21Vectors.amountAndName)
         #expect(twenty.satoshis == 2_030_000_000)
         #expect(twenty.label == "Luke-Jr")
 
-        let fifty = try BIP21.decode(BIP21Vectors.withMessage)
+        let fifty = try decode(BIP21Vectors.withMessage)
         #expect(fifty.satoshis == 5_000_000_000)
         #expect(fifty.message == "Donation for project xyz")
         #expect(fifty.requiredUnknown.isEmpty)
 
-        let required = try BIP21.decode(BIP21Vectors.requiredUnknown)
+        let required = try decode(BIP21Vectors.requiredUnknown)
         #expect(
             required.requiredUnknown == [
                 "req-somethingyoudontunderstand", "req-somethingelseyoudontget",
             ])
         #expect(required.explanation.contains("must not be paid"))
 
-        let optional = try BIP21.decode(BIP21Vectors.optionalUnknown)
+        let optional = try decode(BIP21Vectors.optionalUnknown)
         #expect(optional.requiredUnknown.isEmpty)
         #expect(
             optional.otherParameters.map(\.key) == [
@@ -53,16 +73,18 @@ import Testing
 
     @Test func refusesMalformed() {
         let bad: [(String, String)] = [
-            ("bitcoin:1Boat?amount=50,000.00", "amount"),
-            ("bitcoin:1Boat?amount=1e3", "amount"),
-            ("bitcoin:1Boat?amount=0.000000001", "amount"),
-            ("bitcoin:1Boat?amount=-1", "amount"),
-            ("bitcoin:1Boat?amount=.", "amount"),
-            ("bitcoin:1Boat?amount=21000000.00000001", "amount"),
-            ("bitcoin:1Boat?amount=1&amount=2", "amount"),
+            ("bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?amount=50,000.00", "amount"),
+            ("bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?amount=1e3", "amount"),
+            ("bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?amount=0.000000001", "amount"),
+            ("bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?amount=-1", "amount"),
+            ("bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?amount=.", "amount"),
+            ("bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?amount=21000000.00000001", "amount"),
+            ("bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?amount=1&amount=2", "amount"),
             ("bitcoin:1Bo-at", "address"),
-            ("bitcoin:1Boat?label=%E2%98", "label"),
+            ("bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?label=%E2%98", "label"),
             ("litecoin:1Boat", "scheme"),
+            ("bitcoin:1Boat", "address"),
+            ("bitcoin:bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5?amount=1", "address"),
         ]
         for (text, field) in bad {
             #expect(throws: PaymentCodeError.self, "\(text)") { try BIP21.decode(text) }
@@ -79,6 +101,26 @@ import Testing
         #expect(code.satoshis == 10_000)
         #expect(code.lightning == "lnbc1xyz")
         #expect(code.explanation.contains("0.0001 BTC (10,000 sat)"))
+        #expect(code.explanation.contains("P2WPKH on mainnet, bech32 checksum correct"))
         #expect(code.explanation.contains("Tender cannot pay it"))
+    }
+
+    /// A one-character typo in a segwit address breaks its bech32 checksum: refused by name,
+    /// and the explanation says not to pay it.
+    @Test func aTypoInTheAddressIsNamed() {
+        let good = "bitcoin:bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4?amount=0.01"
+        #expect(throws: Never.self) { try BIP21.decode(good) }
+        let typo = good.replacing("kv8f3t4", with: "kv8f3t5")
+        do {
+            _ = try BIP21.decode(typo)
+            Issue.record("accepted \(typo)")
+        } catch {
+            #expect(error.kind == .badChecksum && error.field == "address")
+        }
+        let scanned = ScannedCode.recognize(typo)
+        #expect(
+            scanned.explanation.hasPrefix(
+                "Looks like a bitcoin: URI (BIP21) but is not valid: address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5' fails its bech32 checksum: the address is damaged or mistyped and must not be paid"
+            ), "\(scanned.explanation)")
     }
 }

@@ -171,3 +171,50 @@ import Testing
         }
     }
 }
+
+/// Whether an invoice has expired is said against the caller's clock (`now`), never read here.
+@Suite struct BOLT11ExpiryTests {
+    /// "Please send $3 for a cup of coffee … within one minute": created 2017-06-01 10:57:38
+    /// UTC (1496314658), `x` = 60 s.
+    let coffee = BOLT11Vectors.valid[1].invoice
+
+    @Test func expiredInvoicesAreCalledExpired() throws {
+        let code = ScannedCode.recognize(coffee)
+        let later = code.explanation(now: 1_496_314_718 + 12 * 60, units: { _, _ in .baseUnits })
+        #expect(later.contains("expired at 2017-06-01 10:58:38 UTC (12 min ago)"), "\(later)")
+        #expect(later.contains("It has expired: it must not be paid."))
+        let report = code.report(now: 1_496_314_718 + 12 * 60, units: { _, _ in .baseUnits })
+        #expect(report.expired == true)
+        #expect(report.expiresAt == 1_496_314_718)
+        #expect(report.json["expiresAt"] as? String == "2017-06-01T10:58:38Z")
+        #expect(report.verdicts.contains { $0.check == "expiry" && !$0.ok })
+    }
+
+    @Test func liveInvoicesSayWhenTheyExpire() throws {
+        let code = ScannedCode.recognize(coffee)
+        let soon = code.explanation(now: 1_496_314_678, units: { _, _ in .baseUnits })
+        #expect(soon.contains("expires at 2017-06-01 10:58:38 UTC (in 40 s)"), "\(soon)")
+        #expect(!soon.contains("expired"))
+        let report = code.report(now: 1_496_314_678, units: { _, _ in .baseUnits })
+        #expect(report.expired == false)
+        #expect(report.verdicts.contains { $0.check == "expiry" && $0.ok })
+        // The last second before expiry is live; expiry itself is expired (BOLT 11: after
+        // timestamp + expiry the invoice must not be paid).
+        let invoice = try BOLT11.decode(coffee)
+        #expect(!invoice.isExpired(now: 1_496_314_717) && invoice.isExpired(now: 1_496_314_718))
+        // Without a clock: when, never whether.
+        #expect(
+            code.explanation.contains("expires at 2017-06-01 10:58:38 UTC (60 s after creation)"))
+        #expect(code.report(now: nil, units: { _, _ in .baseUnits }).expired == nil)
+    }
+
+    @Test func theDefaultExpiryIsOneHour() throws {
+        let donation = try BOLT11.decode(BOLT11Vectors.valid[0].invoice)
+        #expect(donation.expiresAt == 1_496_314_658 + 3600)
+        let text = donation.explanation(now: 1_496_314_658 + 3 * 86_400)
+        #expect(
+            text.contains(
+                "expired at 2017-06-01 11:57:38 UTC (2 days ago), no expiry given: BOLT 11's default of 1 hour."
+            ), "\(text)")
+    }
+}

@@ -104,3 +104,29 @@ import Testing
         #expect(code.explanation.contains("target address fails its EIP-55 checksum"))
     }
 }
+
+/// A mis-cased address is shown as it was scanned beside the warning, never corrected.
+@Suite struct EIP681AsScannedTests {
+    @Test func aFailingAddressIsShownAsScanned() throws {
+        let valid = try Address("0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359").checksummed
+        let broken = "0x" + String(valid.dropFirst(2)).swapFirstLetterCase()
+        #expect(broken != valid)
+        let native = try EIP681.decode("ethereum:\(broken)?value=1e18")
+        #expect(native.checksumFailures == ["target_address"])
+        #expect(native.explanation.contains("to \(broken)."), "\(native.explanation)")
+        #expect(native.explanation.contains("(\(broken) as scanned)"))
+        #expect(!native.explanation.contains(valid), "\(native.explanation)")
+
+        let transfer = try EIP681.decode(
+            "ethereum:\(valid)/transfer?address=\(broken)&uint256=5")
+        #expect(transfer.explanation.contains("recipient \(broken)"), "\(transfer.explanation)")
+        #expect(transfer.explanation.contains("token contract \(valid)"))
+        let report = ScannedCode.eip681(transfer).report(now: nil, units: { _, _ in .baseUnits })
+        #expect(report.verdicts.map(\.ok) == [true, false])
+        #expect(report.verdicts.allSatisfy { $0.check == "eip55-checksum" })
+        // A correct checksum reads the address checksummed, as before.
+        #expect(
+            try EIP681.decode("ethereum:\(valid.lowercased())").explanation.contains("to \(valid).")
+        )
+    }
+}

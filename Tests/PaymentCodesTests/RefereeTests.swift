@@ -145,13 +145,52 @@ struct PaymentCodesRefereeTests {
         }
     }
 
+    /// One character of each address replaced by another of its alphabet (after the first
+    /// two, so the kind of address stays): the referee and Tender must both refuse it, and
+    /// Tender must name the address.
+    @Test func damagedAddressesAreRefusedByBoth() throws {
+        let cases = try PaymentCodesReferee.objects(["bip21-generate", "9", "60"])
+        let bech32 = Array("qpzry9x8gf2tvdw0s3jn54khce6mua7l")
+        let base58 = Array("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
+        var damaged: [String] = []
+        for (index, expected) in cases.enumerated() {
+            let address = Array(try #require(expected["address"] as? String))
+            guard !address.isEmpty else { continue }
+            let upper = address.allSatisfy { !$0.isLowercase }
+            let segwit = ["bc1", "tb1", "bcrt1"].contains {
+                String(address).lowercased().hasPrefix($0)
+            }
+            var copy = address.map { upper && segwit ? Character($0.lowercased()) : $0 }
+            let start = segwit ? try #require(copy.lastIndex(of: "1")) + 1 : 2
+            let position = start + (index * 7) % (copy.count - start)
+            let alphabet = segwit ? bech32 : base58
+            let old = try #require(alphabet.firstIndex(of: copy[position]), "\(address)")
+            copy[position] = alphabet[(old + 1 + index % (alphabet.count - 1)) % alphabet.count]
+            damaged.append(String(copy))
+        }
+        #expect(damaged.count > 40)
+        let theirs = try PaymentCodesReferee.decode("address-decode", damaged)
+        for (address, reading) in zip(damaged, theirs) {
+            #expect(reading["error"] != nil, "the referee reads a damaged address: \(address)")
+            let uri = "bitcoin:\(address)?amount=0.001"
+            let ours = ScannedCode.recognize(uri)
+            #expect(ours == .unknown(uri), "Tender reads a damaged address: \(address)")
+            #expect(
+                ours.problem?.field == "address", "\(address): \(String(describing: ours.problem))")
+            if address.hasPrefix("bc1") || address.hasPrefix("tb1") || address.hasPrefix("bcrt1") {
+                #expect(ours.problem?.kind == .badChecksum, "\(address)")
+            }
+        }
+    }
+
     static let bip21Fields = [
-        "address", "satoshis", "label", "message", "lightning", "required", "others",
+        "address", "network", "satoshis", "label", "message", "lightning", "required", "others",
     ]
 
     static func fields(of code: BIP21) -> [String: String] {
         [
             "address": code.address,
+            "network": code.bitcoinAddress?.network.rawValue ?? "nil",
             "satoshis": code.satoshis.map(String.init) ?? "nil",
             "label": code.label ?? "nil",
             "message": code.message ?? "nil",

@@ -45,7 +45,7 @@ import Testing
 
     @Test func recognisesOtherFormatsAndSaysTheyAreNotPayable() {
         let cases: [(String, String)] = [
-            (BIP21Vectors.withMessage, "50 BTC (5,000,000,000 sat)"),
+            (BIP21Vectors.withValidAddress(BIP21Vectors.withMessage), "50 BTC (5,000,000,000 sat)"),
             (EIP681Vectors.native, "2.014 of the native coin"),
             (EIP681Vectors.erc20, "ERC-20"),
             (BOLT11Vectors.valid[1].invoice, "250000 sat"),
@@ -61,7 +61,7 @@ import Testing
             #expect(code.explanation.contains(amount), "\(code.explanation)")
             #expect(code.explanation.contains("Tender cannot"), "\(code.explanation)")
         }
-        guard case .bip21 = scan(BIP21Vectors.withMessage),
+        guard case .bip21 = scan(BIP21Vectors.withValidAddress(BIP21Vectors.withMessage)),
             case .eip681 = scan(EIP681Vectors.erc20),
             case .bolt11 = scan(BOLT11Vectors.valid[0].invoice), case .cashu = scan(NUT00Vectors.v4)
         else {
@@ -74,7 +74,10 @@ import Testing
         let broken = TenderURI.encode(request).replacing("amount=250", with: "amount=2.5")
         let cases: [(String, String)] = [
             (broken, "a tender: payment request but is not valid: amount:"),
-            ("bitcoin:1Boat?amount=1,5", "a bitcoin: URI (BIP21) but is not valid: amount:"),
+            (
+                "bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?amount=1,5",
+                "a bitcoin: URI (BIP21) but is not valid: amount:"
+            ),
             (
                 "ethereum:0x12?value=1",
                 "an ethereum: URL (EIP-681) but is not valid: target_address:"

@@ -128,9 +128,20 @@ enum NUT00Vectors {
 }
 
 /// BIP-0021 "Examples": bitcoin/bips, `bip-0021.mediawiki`
-/// (commit 7fe0b034ec967b52a5a28276419117326df93263). The spec's addresses are intentionally
-/// invalid, so they are not checksum-checked here either.
+/// (commit 7fe0b034ec967b52a5a28276419117326df93263). The spec's address fails its base58check
+/// checksum, so every example is refused as damaged; `withValidAddress` reads its parameters.
 enum BIP21Vectors {
+    static let exampleAddress = "175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W"
+    /// A mainnet P2PKH address whose checksum holds (1BoatSLRHtKNngkdXEeobR76b53LETtpyT).
+    static let validAddress = "1BoatSLRHtKNngkdXEeobR76b53LETtpyT"
+    static var all: [String] {
+        [justAddress, withName, amountAndName, withMessage, requiredUnknown, optionalUnknown]
+    }
+
+    static func withValidAddress(_ uri: String) -> String {
+        uri.replacing(exampleAddress, with: validAddress)
+    }
+
     static let justAddress = "bitcoin:175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W"
     static let withName = "bitcoin:175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W?label=Luke-Jr"
     /// "Request 20.30 BTC to "Luke-Jr"".

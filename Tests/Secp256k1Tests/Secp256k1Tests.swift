@@ -81,7 +81,7 @@ private func hex(_ bytes: [UInt8]) -> String {
     bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
 }
 
-private func bytes(_ hex: String) -> [UInt8] {
+func bytes(_ hex: String) -> [UInt8] {
     var result: [UInt8] = []
     var index = hex.startIndex
     while index < hex.endIndex {

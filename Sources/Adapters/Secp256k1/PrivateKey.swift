@@ -84,6 +84,18 @@ public struct PrivateKey: Sendable {
         }
         return try PrivateKey(bytes: result)
     }
+
+    /// `(self · tweak) mod n`.
+    public func multiplied(by tweak: some Collection<UInt8>) throws(Secp256k1Error) -> PrivateKey {
+        let scalar = Array(tweak)
+        guard scalar.count == 32 else { throw .tweakOutOfRange }
+        var result = secret
+        defer { secureWipe(&result) }
+        guard secp256k1_ec_seckey_tweak_mul(verifyingContext, &result, scalar) == 1 else {
+            throw .tweakOutOfRange
+        }
+        return try PrivateKey(bytes: result)
+    }
 }
 
 /// The one heap copy of a key's 32 bytes, wiped on release. Immutable after `init`, hence

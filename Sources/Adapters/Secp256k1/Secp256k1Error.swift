@@ -14,6 +14,10 @@ public enum Secp256k1Error: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidDigestLength(Int)
     /// BIP32 child derivation hit the (negligible) invalid-scalar case.
     case tweakOutOfRange
+    /// A scalar for point multiplication must be 32 bytes in [1, n-1].
+    case scalarOutOfRange
+    /// The points add up to the point at infinity, which has no encoding.
+    case pointAtInfinity
 
     public var description: String {
         switch self {
@@ -24,6 +28,8 @@ public enum Secp256k1Error: Error, Equatable, Sendable, CustomStringConvertible 
         case .unrecoverableSignature: "no public key recovers from this signature"
         case .invalidDigestLength(let length): "digest must be 32 bytes, got \(length)"
         case .tweakOutOfRange: "key derivation produced an invalid scalar"
+        case .scalarOutOfRange: "scalar is not 32 bytes in [1, n-1]"
+        case .pointAtInfinity: "the points add up to the point at infinity"
         }
     }
 }

@@ -32,12 +32,16 @@ struct ScanCommand: ParsableCommand {
             }
             if let out { try FileIO.writeAtomically(payload, to: out) }
             let code = ScannedCode.recognize(payload)
-            let explanation = code.explanation(units: units())
+            // The clock is read here, not in PaymentCodes: whether an invoice or request has
+            // expired is the scanner's moment, passed in.
+            let now = global.clock.now()
+            let explanation = code.explanation(now: now, units: units())
             if output.json {
-                var result: [String: Any] = [
+                var result = code.report(now: now, units: units()).json
+                result.merge([
                     "explanation": explanation, "payable": code.isPayableByTender,
                     "bytes": payload.count, "framesScanned": framesScanned,
-                ]
+                ]) { _, plain in plain }
                 if let text = String(validating: payload, as: UTF8.self) { result["text"] = text }
                 if let out { result["file"] = out }
                 try printJSON(result)

@@ -53,7 +53,7 @@ public enum Hex {
 
     private static let alphabet: [UInt8] = Array("0123456789abcdef".utf8)
 
-    private static func value(of digit: UInt8) -> UInt8? {
+    static func value(of digit: UInt8) -> UInt8? {
         switch digit {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digit &- UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): digit &- UInt8(ascii: "a") &+ 10

@@ -1,11 +1,14 @@
 /// A `bitcoin:` URI (BIP-0021): address, amount in BTC, label, message.
 ///
 /// Read, never paid by Tender: the scanner shows what it asks for. The address is kept as
-/// written (BIP21 leaves it to the wallet; its own examples use invalid addresses), checked
-/// only for characters no Bitcoin address uses.
+/// written and checked by its checksum (bech32, bech32m or base58check): a mistyped or damaged
+/// address is refused as `badChecksum` on `address`, even though BIP21's own examples use an
+/// address that fails it, because paying one would lose the money.
 public struct BIP21: Hashable, Sendable {
     /// As written; empty when the URI carries no address (e.g. only a `lightning=` invoice).
     public let address: String
+    /// The address read and checked; nil when there is none.
+    public let bitcoinAddress: BitcoinAddress?
     /// `amount=` converted exactly from decimal BTC to satoshis.
     public let satoshis: UInt64?
     public let label: String?
@@ -36,6 +39,7 @@ public struct BIP21: Hashable, Sendable {
                 .malformedField, field: "address",
                 "'\(address.prefix(80))' has characters no Bitcoin address uses")
         }
+        let bitcoinAddress = address.isEmpty ? nil : try BitcoinAddress.decode(address)
         let query =
             question == rest.endIndex
             ? rest[rest.endIndex...] : rest[rest.index(after: question)...]
@@ -65,7 +69,8 @@ public struct BIP21: Hashable, Sendable {
             }
         }
         return BIP21(
-            address: address, satoshis: satoshis, label: label, message: message,
+            address: address, bitcoinAddress: bitcoinAddress, satoshis: satoshis, label: label,
+            message: message,
             lightning: lightning, requiredUnknown: required, otherParameters: others)
     }
 
@@ -76,7 +81,13 @@ public struct BIP21: Hashable, Sendable {
 
     public var explanation: String {
         var parts = ["Bitcoin payment request (BIP21)"]
-        parts.append(address.isEmpty ? "with no address" : "to \(address)")
+        if let bitcoinAddress {
+            parts.append(
+                "to \(address) (\(bitcoinAddress.kind.name) on \(bitcoinAddress.network.rawValue), \(bitcoinAddress.checksum) checksum correct)"
+            )
+        } else {
+            parts.append("with no address")
+        }
         if let satoshis {
             parts.append(
                 "for \(ExactDecimal.format(UInt128(satoshis), scale: 8)) BTC (\(ExactDecimal.grouped(UInt128(satoshis)) ) sat)"

@@ -53,6 +53,11 @@ public struct BOLT11: Hashable, Sendable {
 
     public static let defaultExpiry: UInt64 = 3600
     public var effectiveExpiry: UInt64 { expiry ?? Self.defaultExpiry }
+    /// Seconds since 1970 after which the invoice must not be paid (BOLT 11 `x`). The
+    /// timestamp has 35 bits and the expiry at most 60, so the sum cannot overflow.
+    public var expiresAt: UInt64 { timestamp + effectiveExpiry }
+
+    public func isExpired(now: UInt64) -> Bool { now >= expiresAt }
 
     /// Reads an invoice, with or without `lightning:` (any case), all-lower or all-upper case.
     public static func decode(_ text: String) throws(PaymentCodeError) -> BOLT11 {
@@ -197,7 +202,11 @@ public struct BOLT11: Hashable, Sendable {
         return msat
     }
 
-    public var explanation: String {
+    /// The explanation without a clock: when it expires, not whether it has.
+    public var explanation: String { explanation(now: nil) }
+
+    /// `now` (seconds since 1970, from the caller's clock) says whether the invoice has expired.
+    public func explanation(now: UInt64?) -> String {
         var text = "Lightning invoice (BOLT11) on \(network.name)"
         if let msat = millisatoshis {
             text += " for \(ExactDecimal.format(msat, scale: 3)) sat"
@@ -211,10 +220,24 @@ public struct BOLT11: Hashable, Sendable {
         if descriptionHash != nil && invoiceDescription == nil {
             text += " The description is given only as a hash."
         }
-        text += " Created \(UTCTime.format(timestamp)), expires \(effectiveExpiry) s later"
-        text += expiry == nil ? " (default)." : "."
+        text += " Created \(UTCTime.format(timestamp)); " + expiryText(now: now)
+        text += expiry == nil ? ", no expiry given: BOLT 11's default of 1 hour." : "."
         text += " Payment hash \(Hex.encode(paymentHash, prefix: false))."
         text += " Its signature is not verified here."
+        if let now, isExpired(now: now) {
+            text += " It has expired: it must not be paid."
+        }
         return text + " Tender cannot pay it: it is a Lightning payment; use a Lightning wallet."
+    }
+}
+
+extension BOLT11 {
+    /// `expired at … (12 min ago)`, `expires at … (in 3 h)`, or without a clock
+    /// `expires at … (600 s after creation)`.
+    func expiryText(now: UInt64?) -> String {
+        guard let now else {
+            return "expires at \(UTCTime.format(expiresAt)) (\(effectiveExpiry) s after creation)"
+        }
+        return ScannedCode.expiry(expiresAt, now: now)
     }
 }

@@ -1,6 +1,27 @@
-/// Bech32 (BIP-0173) decoding with checksum verification, as BOLT11 uses it: no 90-character
-/// limit, all-lowercase or all-uppercase only, the original constant 1 (not bech32m).
+/// Bech32 (BIP-0173) and bech32m (BIP-0350) with checksum verification: all-lowercase or
+/// all-uppercase only. BOLT11 uses bech32 without the 90-character limit; segwit addresses use
+/// bech32 for version 0 and bech32m above; Cashu's `creqb` requests use bech32m.
 enum Bech32 {
+    /// Which checksum constant a string carries (BIP-0350 "Specification").
+    enum Variant: Hashable, Sendable {
+        case bech32
+        case bech32m
+
+        var constant: UInt32 {
+            switch self {
+            case .bech32: 1
+            case .bech32m: 0x2bc8_30a3
+            }
+        }
+
+        var name: String {
+            switch self {
+            case .bech32: "bech32"
+            case .bech32m: "bech32m"
+            }
+        }
+    }
+
     static let charset = Array("qpzry9x8gf2tvdw0s3jn54khce6mua7l".utf8)
 
     private static let reverse: [Int8] = {
@@ -9,11 +30,27 @@ enum Bech32 {
         return table
     }()
 
-    /// The human-readable part (lowercased) and the data as 5-bit values, checksum removed.
+    /// The human-readable part (lowercased) and the data as 5-bit values, checksum removed;
+    /// the checksum must be `variant`'s.
     static func decode(
-        _ text: Substring, maxLength: Int = 7089
+        _ text: Substring, variant: Variant = .bech32, maxLength: Int = 7089
     ) throws(PaymentCodeError)
         -> (hrp: String, data: [UInt8])
+    {
+        let decoded = try decodeEither(text, maxLength: maxLength)
+        guard decoded.variant == variant else {
+            throw PaymentCodeError(
+                .badChecksum, field: "checksum",
+                "\(variant.name) checksum does not match (mistyped or damaged)")
+        }
+        return (decoded.hrp, decoded.data)
+    }
+
+    /// As `decode`, accepting either checksum and saying which one matched.
+    static func decodeEither(
+        _ text: Substring, maxLength: Int = 7089
+    ) throws(PaymentCodeError)
+        -> (hrp: String, data: [UInt8], variant: Variant)
     {
         guard text.utf8.count <= maxLength else {
             throw PaymentCodeError(
@@ -48,18 +85,19 @@ enum Bech32 {
             }
             values.append(UInt8(reverse[Int(lower)]))
         }
-        guard polymod(expand(hrp) + values) == 1 else {
+        let check = polymod(expand(hrp) + values)
+        guard let variant = [Variant.bech32, .bech32m].first(where: { $0.constant == check }) else {
             throw PaymentCodeError(
                 .badChecksum, field: "checksum",
                 "bech32 checksum does not match (mistyped or damaged)")
         }
-        return (String(decoding: hrp, as: UTF8.self), Array(values.dropLast(6)))
+        return (String(decoding: hrp, as: UTF8.self), Array(values.dropLast(6)), variant)
     }
 
-    /// Adds the 6-character checksum (for building test inputs and vectors).
-    static func encode(hrp: String, data: [UInt8]) -> String {
+    /// Adds the 6-character checksum (NIP-19 profiles, test inputs and vectors).
+    static func encode(hrp: String, data: [UInt8], variant: Variant = .bech32) -> String {
         let hrpBytes = Array(hrp.utf8)
-        let check = polymod(expand(hrpBytes) + data + [0, 0, 0, 0, 0, 0]) ^ 1
+        let check = polymod(expand(hrpBytes) + data + [0, 0, 0, 0, 0, 0]) ^ variant.constant
         let checksum = (0..<6).map { UInt8((check >> (5 * (5 - $0))) & 31) }
         return hrp + "1"
             + String(decoding: (data + checksum).map { charset[Int($0)] }, as: UTF8.self)
@@ -95,6 +133,34 @@ enum Bech32 {
                 out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
             }
         }
+        return out
+    }
+
+    /// Regroups 5-bit values into bytes strictly (BIP-0173 "Decoding"): at most 4 bits left
+    /// over, and those zero; nil otherwise.
+    static func strictBytes(from values: some BidirectionalCollection<UInt8>) -> [UInt8]? {
+        let leftover = values.count * 5 % 8
+        guard leftover <= 4 else { return nil }
+        let mask = UInt8((1 << leftover) - 1)
+        guard leftover == 0 || (values.last ?? 0) & mask == 0 else { return nil }
+        return bytes(from: values)
+    }
+
+    /// Bytes as 5-bit values, the last one padded with zero bits.
+    static func values(from bytes: some Collection<UInt8>) -> [UInt8] {
+        var accumulator: UInt32 = 0
+        var bits = 0
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count * 8 + 4) / 5)
+        for byte in bytes {
+            accumulator = (accumulator << 8 | UInt32(byte)) & 0xFFF
+            bits += 8
+            while bits >= 5 {
+                bits -= 5
+                out.append(UInt8(accumulator >> UInt32(bits) & 31))
+            }
+        }
+        if bits > 0 { out.append(UInt8(accumulator << UInt32(5 - bits) & 31)) }
         return out
     }
 

@@ -44,9 +44,17 @@ public struct CashuToken: Hashable, Sendable {
                 .unsupported, field: "version",
                 "token version '\(versionCharacter)' is not A (V3) or B (V4)")
         }
-        let payload = try Base64URL.decode(body.dropFirst(6), field: "token")
+        let payload: [UInt8]
+        do { payload = try Base64URL.decode(body.dropFirst(6)) } catch {
+            throw PaymentCodeError(.malformedField, field: "token", error.description)
+        }
         switch version {
-        case .v3: return try v3(JSON.parse(payload))
+        case .v3:
+            let json: JSON
+            do { json = try JSON.parse(payload) } catch {
+                throw PaymentCodeError(.malformedField, field: "token", error.description)
+            }
+            return try v3(json)
         case .v4: return try v4(payload)
         }
     }
@@ -161,12 +169,11 @@ public struct CashuToken: Hashable, Sendable {
     public var proofCount: Int { mints.reduce(0) { $0 + $1.amounts.count } }
 
     public var explanation: String {
-        let unitText = unit ?? "sat (unit not stated; older wallets assume sat)"
         let mintList = mints.map(\.mint).joined(separator: ", ")
         var text = "Cashu ecash token (\(version == .v3 ? "V3, cashuA" : "V4, cashuB"))"
         text += " from mint\(mints.count > 1 ? "s" : "") \(mintList): \(proofCount) proof"
         text += proofCount == 1 ? "" : "s"
-        text += " worth \(ExactDecimal.grouped(total)) \(unitText) in total."
+        text += " worth \(CashuUnit.text(total, unit: unit)) in total."
         if let memo, !memo.isEmpty { text += " Memo: \"\(memo)\"." }
         text += " Whoever holds this string can spend it: keep it private."
         return text + " Tender cannot redeem it: claim it with a Cashu wallet at that mint."

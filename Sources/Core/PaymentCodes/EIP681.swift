@@ -54,6 +54,10 @@ public struct EIP681: Hashable, Sendable {
     /// fails. Read anyway — the EIP does not require EIP-55, and its own example fails it —
     /// but `explanation` warns that the address may be mistyped.
     public let checksumFailures: [String]
+    /// The target and `address=` parameter exactly as scanned, so an address that fails its
+    /// checksum is shown as it was written, never as a corrected form.
+    public let targetAsScanned: String
+    public let recipientAsScanned: String?
 
     public static let scheme = "ethereum"
 
@@ -92,6 +96,7 @@ public struct EIP681: Hashable, Sendable {
         let parameters = try URIText.parameters(query)
         var value: Amount?
         var recipient: Target?
+        var recipientAsScanned: String?
         var tokenAmount: Amount?
         for parameter in parameters {
             switch parameter.key {
@@ -102,6 +107,7 @@ public struct EIP681: Hashable, Sendable {
             case "address":
                 recipient = try parseTarget(
                     parameter.value[...], field: "address", failures: &checksumFailures)
+                recipientAsScanned = parameter.value
             case "uint256":
                 tokenAmount = try ExactDecimal.scientific(parameter.value[...], field: "uint256")
             default:
@@ -116,8 +122,9 @@ public struct EIP681: Hashable, Sendable {
             }
         return EIP681(
             hasPayPrefix: hasPay, target: target, chainID: chainID, functionName: functionName,
-            parameters: parameters, value: value, intent: intent, checksumFailures: checksumFailures
-        )
+            parameters: parameters, value: value, intent: intent,
+            checksumFailures: checksumFailures, targetAsScanned: String(rest),
+            recipientAsScanned: recipientAsScanned)
     }
 
     private static func parseTarget(
@@ -156,6 +163,14 @@ public struct EIP681: Hashable, Sendable {
         8453: "Base", 42161: "Arbitrum One", 11_155_111: "Sepolia",
     ]
 
+    /// An address as the explanation shows it: as scanned when it fails its checksum (the
+    /// warning is about that text), checksummed otherwise.
+    private func shown(_ target: Target?, field: String) -> String {
+        guard let target else { return "not given" }
+        guard checksumFailures.contains(field) else { return target.description }
+        return (field == "address" ? recipientAsScanned : targetAsScanned) ?? target.description
+    }
+
     public var explanation: String {
         let chain: String =
             if let chainID {
@@ -173,23 +188,26 @@ public struct EIP681: Hashable, Sendable {
             } else {
                 text += "an amount the payer chooses"
             }
-            text += " to \(to)."
+            text += " to \(shown(to, field: "target_address"))."
         case .tokenTransfer(let token, let to, let amount):
-            text = "ERC-20 token transfer request (EIP-681) on \(chain): token contract \(token)"
-            text += ", recipient \(to?.description ?? "not given")"
+            text =
+                "ERC-20 token transfer request (EIP-681) on \(chain): token contract \(shown(token, field: "target_address"))"
+            text += ", recipient \(shown(to, field: "address"))"
             text +=
                 ", amount "
                 + (amount.map { "\($0) base units (the token's decimals decide the display)" }
                     ?? "not given") + "."
         case .contractCall(let contract, let function):
-            text = "Ethereum contract call (EIP-681) on \(chain): call \(function) on \(contract)."
+            text =
+                "Ethereum contract call (EIP-681) on \(chain): call \(function) on \(shown(contract, field: "target_address"))."
         }
         if case .ens = target {
             text += " The address is an ENS name the payer's wallet must resolve."
         }
         for field in checksumFailures {
+            let written = (field == "address" ? recipientAsScanned : targetAsScanned) ?? ""
             text +=
-                " Warning: the \(field == "address" ? "recipient" : "target") address fails its EIP-55 checksum; it may be mistyped."
+                " Warning: the \(field == "address" ? "recipient" : "target") address fails its EIP-55 checksum; it may be mistyped or damaged (\(written) as scanned): do not pay it before checking it with the payee."
         }
         return text
             + " Tender cannot pay it: it is an on-chain Ethereum transaction; use an Ethereum wallet."

@@ -1,7 +1,8 @@
 import Codecs
 import Tender
 
-/// What a scanned code is, recognised from its bytes alone (no network, no clock).
+/// What a scanned code is, recognised from its bytes alone (no network, no clock: whether a
+/// code has expired is said only when the caller passes `now`).
 ///
 /// Only `tenderRequest` and `tenderPayload` are payable by Tender; the rest are recognised so
 /// the operator is told plainly what was scanned and why it cannot be paid here.
@@ -18,6 +19,8 @@ public enum ScannedCode: Hashable, Sendable {
     case bolt11(BOLT11)
     /// A Cashu token (`cashuA…`, `cashuB…`, optionally `cashu:`).
     case cashu(CashuToken)
+    /// A Cashu payment request (`creqA…` NUT-18, `creqb1…` NUT-26, optionally `cashu:`).
+    case cashuRequest(CashuPaymentRequest)
     /// Raw bytes of a Tender payload: self-described CBOR, starting d9 d9 f7 (binary-mode QR).
     case tenderPayload([UInt8])
     /// Anything else, as text (bytes that are not UTF-8 are shown with replacement
@@ -97,6 +100,11 @@ public enum ScannedCode: Hashable, Sendable {
         {
             return run { () throws(PaymentCodeError) in .bolt11(try BOLT11.decode(text)) }
         }
+        if CashuPaymentRequest.looksLikeRequest(head) {
+            return run { () throws(PaymentCodeError) in
+                .cashuRequest(try CashuPaymentRequest.decode(text))
+            }
+        }
         let cashu = URIText.strip(scheme: "cashu", from: head) ?? head
         if cashu.hasPrefix("cashu") {
             return run { () throws(PaymentCodeError) in .cashu(try CashuToken.decode(text)) }
@@ -114,11 +122,18 @@ public enum ScannedCode: Hashable, Sendable {
     }
 
     /// What the code is, the amount with its unit where known, and whether Tender can pay it.
+    /// Without a clock: says when a code expires, not whether it has.
     public var explanation: String { explanation(units: { _, _ in .baseUnits }) }
+
+    public func explanation(units: (Domain, Address) -> Denomination) -> String {
+        explanation(now: nil, units: units)
+    }
 
     /// `explanation`, a Tender request's amount as `units` reads the asset on its chain
     /// (`0.0125 ETH (12500000000000000 base units)`): the code itself carries base units only.
-    public func explanation(units: (Domain, Address) -> Denomination) -> String {
+    /// `now` (seconds since 1970, the caller's clock) says whether an invoice or request has
+    /// expired; nil says only when it expires.
+    public func explanation(now: UInt64?, units: (Domain, Address) -> Denomination) -> String {
         func amount(_ amount: Amount, _ domain: Domain, _ asset: Address) -> String {
             let denomination = units(domain, asset)
             return denomination.isKnown
@@ -137,18 +152,22 @@ public enum ScannedCode: Hashable, Sendable {
             text += request.asset == Address.zero ? "the native coin" : "token \(request.asset)"
             text += " to \(request.payee) on chain \(request.domain.chainID)"
             text += " (vault \(request.domain.vault)), request \(request.id.hex),"
-            text += " expires at \(UTCTime.format(request.expiry))."
+            text += " " + Self.expiry(request.expiry, now: now) + "."
             if !request.memo.isEmpty { text += " Memo: \"\(request.memo)\"." }
             if let key = request.sessionKey {
                 text += " Carries the payee's session key \(Hex.encode(key, prefix: false))."
             } else {
                 text += " No session key: the payer learns it during the BLE handshake."
             }
+            if let now, now >= request.expiry {
+                return text + " It has expired: it can no longer be paid."
+            }
             return text + " Tender can pay it."
         case .bip21(let code): return code.explanation
         case .eip681(let code): return code.explanation
-        case .bolt11(let code): return code.explanation
+        case .bolt11(let code): return code.explanation(now: now)
         case .cashu(let code): return code.explanation
+        case .cashuRequest(let code): return code.explanation
         case .tenderPayload(let bytes):
             let size = "\(bytes.count) bytes"
             do {
@@ -179,6 +198,15 @@ public enum ScannedCode: Hashable, Sendable {
         }
     }
 
+    /// `expires at …`, or with a clock `expired at … (5 min ago)` / `expires at … (in 2 h)`.
+    static func expiry(_ at: UInt64, now: UInt64?) -> String {
+        let time = UTCTime.format(at)
+        guard let now else { return "expires at \(time)" }
+        return now >= at
+            ? "expired at \(time) (\(RelativeTime.span(now - at)) ago)"
+            : "expires at \(time) (in \(RelativeTime.span(at - now)))"
+    }
+
     private static func formatName(of text: String) -> String {
         let head = text[...]
         if URIText.strip(scheme: TenderURI.scheme, from: head) != nil {
@@ -190,6 +218,7 @@ public enum ScannedCode: Hashable, Sendable {
         if URIText.strip(scheme: EIP681.scheme, from: head) != nil {
             return "an ethereum: URL (EIP-681)"
         }
+        if CashuPaymentRequest.looksLikeRequest(head) { return "a Cashu payment request" }
         let cashu = URIText.strip(scheme: "cashu", from: head) ?? head
         if cashu.hasPrefix("cashu") { return "a Cashu token" }
         return "a Lightning invoice (BOLT11)"

@@ -17,6 +17,9 @@ JSON list on stdout.
   payment_codes_referee.py bip21-generate SEED COUNT
       COUNT random bitcoin: URIs (urllib percent-encoding, amounts written several ways and
       converted with exact integers), with the fields they carry.
+  payment_codes_referee.py address-decode FILE
+      Reads each string of FILE as a Bitcoin address: segwit by bech32/bech32m (BIP-0173,
+      BIP-0350, written here from the BIPs' text), legacy by base58check (`base58`).
   payment_codes_referee.py eip681-generate SEED COUNT
       COUNT random ethereum: URLs (eth-utils EIP-55 addresses, numbers written plainly or in
       scientific notation), with the fields they carry.
@@ -30,6 +33,8 @@ import re
 import sys
 from urllib.parse import quote, unquote
 
+import base58
+import bech32 as sipa_bech32
 import bolt11
 import cbor2
 from bitstring import Bits, pack
@@ -434,17 +439,109 @@ def write_decimal(rng, units, scale):
     return text
 
 
+BECH32_CHARSET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+BECH32_CONST, BECH32M_CONST = 1, 0x2BC830A3  # BIP-0173, BIP-0350
+
+
+def bech32_polymod(values):
+    generator = [0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3]
+    check = 1
+    for value in values:
+        top = check >> 25
+        check = (check & 0x1FFFFFF) << 5 ^ value
+        for i in range(5):
+            check ^= generator[i] if (top >> i) & 1 else 0
+    return check
+
+
+def hrp_expand(hrp):
+    return [ord(c) >> 5 for c in hrp] + [0] + [ord(c) & 31 for c in hrp]
+
+
+def regroup(data, frombits, tobits, pad):
+    accumulator, bits, out = 0, 0, []
+    for value in data:
+        accumulator = accumulator << frombits | value
+        bits += frombits
+        while bits >= tobits:
+            bits -= tobits
+            out.append(accumulator >> bits & (1 << tobits) - 1)
+    if pad and bits:
+        out.append(accumulator << tobits - bits & (1 << tobits) - 1)
+    elif not pad and (bits >= frombits or accumulator & (1 << bits) - 1):
+        raise ValueError("bad padding")
+    return out
+
+
+def segwit_encode(hrp, version, program):
+    data = [version] + regroup(program, 8, 5, True)
+    constant = BECH32_CONST if version == 0 else BECH32M_CONST
+    polymod = bech32_polymod(hrp_expand(hrp) + data + [0] * 6) ^ constant
+    checksum = [(polymod >> 5 * (5 - i)) & 31 for i in range(6)]
+    return hrp + "1" + "".join(BECH32_CHARSET[d] for d in data + checksum)
+
+
+def segwit_decode(text):
+    if text.lower() != text and text.upper() != text:
+        raise ValueError("mixed case")
+    text = text.lower()
+    separator = text.rfind("1")
+    hrp, data = text[:separator], [BECH32_CHARSET.index(c) for c in text[separator + 1:]]
+    if hrp not in ("bc", "tb", "bcrt") or len(text) > 90 or len(data) < 7:
+        raise ValueError("not a segwit address")
+    check = bech32_polymod(hrp_expand(hrp) + data)
+    version, program = data[0], regroup(data[1:-6], 5, 8, False)
+    if version > 16 or not 2 <= len(program) <= 40 or version == 0 and len(program) not in (20, 32):
+        raise ValueError("bad version or program")
+    if check != (BECH32_CONST if version == 0 else BECH32M_CONST):
+        raise ValueError("bad checksum")
+    return {"network": {"bc": "mainnet", "tb": "testnet", "bcrt": "regtest"}[hrp],
+            "kind": f"segwit{version}", "program": bytes(program).hex()}
+
+
+LEGACY_VERSIONS = {0x00: ("mainnet", "p2pkh"), 0x05: ("mainnet", "p2sh"),
+                   0x6F: ("testnet", "p2pkh"), 0xC4: ("testnet", "p2sh")}
+
+
+def decode_address(text):
+    try:
+        if text.lower().startswith(("bc1", "tb1", "bcrt1")):
+            return segwit_decode(text)
+        payload = base58.b58decode_check(text)
+        if len(payload) != 21 or payload[0] not in LEGACY_VERSIONS:
+            raise ValueError("not a Bitcoin address")
+        network, kind = LEGACY_VERSIONS[payload[0]]
+        return {"network": network, "kind": kind, "program": payload[1:].hex()}
+    except Exception as error:  # noqa: BLE001: any refusal is a refusal
+        return {"error": f"{type(error).__name__}: {error}"}
+
+
 def random_address(rng):
-    alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-    if rng.random() < 0.5:
-        return rng.choice("13") + "".join(rng.choice(alphabet) for _ in range(rng.randrange(25, 34)))
-    return "bc1q" + "".join(rng.choice("qpzry9x8gf2tvdw0s3jn54khce6mua7l") for _ in range(rng.randrange(38, 59)))
+    """A valid address of any kind, and its network."""
+    kind = rng.randrange(4)
+    if kind == 0:
+        version = rng.choice(list(LEGACY_VERSIONS))
+        text = base58.b58encode_check(bytes([version]) + rng.randbytes(20)).decode()
+        network = LEGACY_VERSIONS[version][0]
+    else:
+        hrp = rng.choice(["bc", "bc", "tb", "bcrt"])
+        version = [0, 1, rng.randrange(2, 17)][kind - 1]
+        length = rng.choice([20, 32]) if version == 0 else 32 if version == 1 else rng.randrange(2, 41)
+        text = segwit_encode(hrp, version, rng.randbytes(length))
+        if version == 0 and hrp != "bcrt" and sipa_bech32.decode(hrp, text) == (None, None):
+            sys.exit(f"referee: the bech32 package refuses its own kind of address {text}")
+        if rng.random() < 0.2:
+            text = text.upper()
+        network = {"bc": "mainnet", "tb": "testnet", "bcrt": "regtest"}[hrp]
+    if "error" in decode_address(text):
+        sys.exit(f"referee: cannot read back the address it wrote: {text}")
+    return text, network
 
 
 def generate_bip21(rng):
     lightning = rng.random() < 0.2
-    address = "" if lightning and rng.random() < 0.5 else random_address(rng)
-    expected = {"address": address, "satoshis": None, "label": None, "message": None,
+    address, network = ("", None) if lightning and rng.random() < 0.5 else random_address(rng)
+    expected = {"address": address, "network": network, "satoshis": None, "label": None, "message": None,
                 "lightning": None, "required": [], "others": []}
     params = []
     if rng.random() < 0.8:
@@ -580,10 +677,11 @@ def main(argv):
     if len(argv) == 4 and argv[1] in generators:
         rng = random.Random(int(argv[2]))
         result = [generators[argv[1]](rng) for _ in range(int(argv[3]))]
-    elif len(argv) == 3 and argv[1] in ("bolt11-decode", "cashu-decode"):
+    elif len(argv) == 3 and argv[1] in ("bolt11-decode", "cashu-decode", "address-decode"):
         with open(argv[2], encoding="utf-8") as file:
             texts = json.load(file)
-        read = decode_invoice if argv[1] == "bolt11-decode" else decode_token
+        read = {"bolt11-decode": decode_invoice, "cashu-decode": decode_token,
+                "address-decode": decode_address}[argv[1]]
         result = [read(text) for text in texts]
     else:
         sys.exit(__doc__)

@@ -1,7 +1,8 @@
-/// A small strict JSON reader (RFC 8259) for Cashu V3 tokens, so the module needs no
-/// Foundation. Numbers are kept as their text and converted by the caller, exactly.
-/// Duplicate object keys, trailing commas, comments, and nesting deeper than 32 are refused.
-enum JSON: Equatable, Sendable {
+/// A small strict JSON reader and writer (RFC 8259), so the core modules need no Foundation.
+/// Numbers are kept as their text and converted by the caller, exactly; objects keep their
+/// order (Cashu signs secrets as text, so what is written is what was meant). Duplicate
+/// object keys, trailing commas, comments, and nesting deeper than 32 are refused.
+public enum JSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(String)
@@ -9,7 +10,7 @@ enum JSON: Equatable, Sendable {
     case array([JSON])
     case object([(key: String, value: JSON)])
 
-    static func == (lhs: JSON, rhs: JSON) -> Bool {
+    public static func == (lhs: JSON, rhs: JSON) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
@@ -22,11 +23,11 @@ enum JSON: Equatable, Sendable {
         }
     }
 
-    subscript(key: String) -> JSON? {
+    public subscript(key: String) -> JSON? {
         if case .object(let entries) = self { entries.first { $0.key == key }?.value } else { nil }
     }
 
-    static func parse(_ bytes: [UInt8]) throws(PaymentCodeError) -> JSON {
+    public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSON {
         var parser = Parser(bytes: bytes)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
@@ -39,9 +40,7 @@ enum JSON: Equatable, Sendable {
         let bytes: [UInt8]
         var offset = 0
 
-        func fail(_ what: String) -> PaymentCodeError {
-            PaymentCodeError(.malformedField, field: "token", "JSON: \(what) at offset \(offset)")
-        }
+        func fail(_ what: String) -> JSONError { JSONError(reason: what, offset: offset) }
 
         mutating func skipSpace() {
             while offset < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[offset]) {
@@ -49,7 +48,7 @@ enum JSON: Equatable, Sendable {
             }
         }
 
-        mutating func expect(_ literal: String) throws(PaymentCodeError) {
+        mutating func expect(_ literal: String) throws(JSONError) {
             let utf8 = Array(literal.utf8)
             guard bytes.count - offset >= utf8.count,
                 Array(bytes[offset..<(offset + utf8.count)]) == utf8
@@ -57,7 +56,7 @@ enum JSON: Equatable, Sendable {
             offset += utf8.count
         }
 
-        mutating func value(depth: Int) throws(PaymentCodeError) -> JSON {
+        mutating func value(depth: Int) throws(JSONError) -> JSON {
             guard depth < 32 else { throw fail("nesting too deep") }
             guard offset < bytes.count else { throw fail("unexpected end") }
             switch bytes[offset] {
@@ -125,12 +124,12 @@ enum JSON: Equatable, Sendable {
         }
 
         /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, kept as text.
-        mutating func number() throws(PaymentCodeError) -> String {
+        mutating func number() throws(JSONError) -> String {
             let start = offset
             func digits(_ parser: inout Parser) -> Int {
                 let from = parser.offset
                 while parser.offset < parser.bytes.count,
-                    URIText.isDigit(parser.bytes[parser.offset])
+                    (0x30...0x39).contains(parser.bytes[parser.offset])
                 {
                     parser.offset += 1
                 }
@@ -159,7 +158,7 @@ enum JSON: Equatable, Sendable {
             return String(decoding: bytes[start..<offset], as: UTF8.self)
         }
 
-        mutating func string() throws(PaymentCodeError) -> String {
+        mutating func string() throws(JSONError) -> String {
             offset += 1  // opening quote
             var out: [UInt8] = []
             while true {
@@ -206,11 +205,11 @@ enum JSON: Equatable, Sendable {
             }
         }
 
-        mutating func hex4() throws(PaymentCodeError) -> UInt32 {
+        mutating func hex4() throws(JSONError) -> UInt32 {
             guard bytes.count - offset >= 4 else { throw fail("short \\u escape") }
             var value: UInt32 = 0
             for _ in 0..<4 {
-                guard let digit = URIText.hexValue(bytes[offset]) else {
+                guard let digit = Hex.value(of: bytes[offset]) else {
                     throw fail("bad \\u escape")
                 }
                 value = value << 4 | UInt32(digit)
@@ -219,4 +218,73 @@ enum JSON: Equatable, Sendable {
             return value
         }
     }
+}
+
+/// Why `JSON.parse` refused its input: what was wrong, at which byte.
+public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let reason: String
+    public let offset: Int
+
+    public var description: String { "JSON: \(reason) at offset \(offset)" }
+}
+
+extension JSON {
+    /// Compact text (no spaces), object keys in their order; strings escaped as RFC 8259 §7
+    /// requires and no more (`/` and non-ASCII are written as they are).
+    public var serialized: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    private func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .number(let text): out += text
+        case .string(let text): JSON.writeString(text, to: &out)
+        case .array(let items):
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                item.write(to: &out)
+            }
+            out += "]"
+        case .object(let entries):
+            out += "{"
+            for (index, entry) in entries.enumerated() {
+                if index > 0 { out += "," }
+                JSON.writeString(entry.key, to: &out)
+                out += ":"
+                entry.value.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    private static func writeString(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case "\u{00}"..."\u{1F}":
+                let digits = Array("0123456789abcdef")
+                out += "\\u00\(digits[Int(scalar.value >> 4)])\(digits[Int(scalar.value & 15)])"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    /// The text of a string value, nil for any other kind.
+    public var stringValue: String? { if case .string(let text) = self { text } else { nil } }
+
+    /// The items of an array value, nil for any other kind.
+    public var arrayValue: [JSON]? { if case .array(let items) = self { items } else { nil } }
 }

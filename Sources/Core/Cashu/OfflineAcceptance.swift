@@ -1,0 +1,141 @@
+import Codecs
+import Secp256k1
+
+/// The checks a payee makes on a token with nothing online (Docs/CASHU.md): each proof is signed
+/// by a keyset of that mint that the payee holds, for its amount, as its DLEQ proof shows
+/// (NUT-12); no secret repeats; a lock, if any, is to this payee alone. What offline checks
+/// cannot show is whether the payer spent the same proofs elsewhere: only the mint knows,
+/// which is why a payee swaps at the first sync, and why a lock to the payee is safer.
+public struct OfflineAcceptance: Sendable {
+    public enum LockPolicy: Sendable {
+        /// Plain proofs are taken (the payer could still spend them first).
+        case acceptUnlocked
+        /// Every proof must be locked to the payee's key.
+        case requireLockToPayee
+    }
+
+    /// The keysets the payee holds for the token's mint (from its last sync).
+    public let keysets: [Keyset]
+    /// The payee's P2PK key, when it has one.
+    public let payeeKey: PublicKey?
+    public let lockPolicy: LockPolicy
+    /// Unix seconds, for locktimes and keyset expiry.
+    public let now: UInt64
+
+    public init(keysets: [Keyset], payeeKey: PublicKey?, lockPolicy: LockPolicy, now: UInt64) {
+        self.keysets = keysets
+        self.payeeKey = payeeKey
+        self.lockPolicy = lockPolicy
+        self.now = now
+    }
+
+    /// What was accepted: the total, and until when the payee alone can spend it (the earliest
+    /// locktime; nil when nothing is locked or every lock is permanent).
+    public struct Accepted: Hashable, Sendable {
+        public let amount: UInt64
+        public let lockedProofs: Int
+        public let lockedUntil: UInt64?
+        /// The full keyset id of each proof, in order (a token may carry the short form).
+        public let keysetIDs: [[UInt8]]
+    }
+
+    public func check(_ token: Token) throws(CashuError) -> Accepted {
+        var secrets: Set<String> = []
+        var locked = 0
+        var lockedUntil: UInt64?
+        var keysetIDs: [[UInt8]] = []
+        for (index, proof) in token.proofs.enumerated() {
+            let field = "proofs[\(index)]"
+            guard secrets.insert(proof.secret).inserted else {
+                throw CashuError(
+                    .duplicateSecret, field: field, "the same secret appears twice in the token")
+            }
+            let keyset = try resolve(proof.keysetID, field: field)
+            guard keyset.unit == token.unit else {
+                throw CashuError(
+                    .malformed, field: field,
+                    "its keyset \(keyset.idHex) is in \(keyset.unit), the token says \(token.unit)")
+            }
+            if let expiry = keyset.finalExpiry, expiry != 0, now >= expiry {
+                throw CashuError(
+                    .unknownKeyset, field: field,
+                    "keyset \(keyset.idHex) expired at \(expiry); the mint may refuse it")
+            }
+            guard let mintKey = keyset.keys[proof.amount] else {
+                throw CashuError(
+                    .unknownKeyset, field: "\(field).amount",
+                    "keyset \(keyset.idHex) has no key for amount \(proof.amount)")
+            }
+            guard let dleq = proof.dleq, dleq.r != nil else {
+                throw CashuError(
+                    .missingField, field: "\(field).dleq",
+                    "no DLEQ proof with its blinding factor: the mint's signature cannot be checked offline (NUT-12)"
+                )
+            }
+            guard
+                dleq.verifies(
+                    mintKey: mintKey, secret: Array(proof.secret.utf8), signature: proof.signature)
+            else {
+                throw CashuError(
+                    .badSignature, field: "\(field).dleq",
+                    "the DLEQ proof does not show keyset \(keyset.idHex)'s key for \(proof.amount) signed this proof: forged or damaged"
+                )
+            }
+            switch try lockStatus(proof, field: field) {
+            case .unlocked: break
+            case .until(let time):
+                locked += 1
+                if let time { lockedUntil = min(lockedUntil ?? time, time) }
+            }
+            keysetIDs.append(keyset.id)
+        }
+        guard let amount = token.amount else {
+            throw CashuError(.malformed, field: "proofs", "amounts overflow 64 bits")
+        }
+        return Accepted(
+            amount: amount, lockedProofs: locked, lockedUntil: lockedUntil, keysetIDs: keysetIDs)
+    }
+
+    /// The held keyset a proof names: by its full id, or by the 8-byte short id when exactly
+    /// one held keyset starts with it (NUT-00).
+    func resolve(_ id: [UInt8], field: String) throws(CashuError) -> Keyset {
+        let matches = keysets.filter { $0.id == id || (id.count == 8 && $0.id.starts(with: id)) }
+        guard matches.count == 1 else {
+            let hex = Hex.encode(id, prefix: false)
+            throw CashuError(
+                .unknownKeyset, field: "\(field).id",
+                matches.isEmpty
+                    ? "keyset \(hex) is not one this wallet holds for the mint: sync with the mint first"
+                    : "short keyset id \(hex) matches \(matches.count) keysets")
+        }
+        return matches[0]
+    }
+
+    private enum LockStatus { case unlocked, until(UInt64?) }
+
+    private func lockStatus(_ proof: Proof, field: String) throws(CashuError) -> LockStatus {
+        guard let condition = try proof.condition() else {
+            guard case .acceptUnlocked = lockPolicy else {
+                throw CashuError(
+                    .locked, field: field,
+                    "is not locked to this payee's key, which this payee requires")
+            }
+            return .unlocked
+        }
+        guard condition.kind == "P2PK" else {
+            throw CashuError(
+                .locked, field: "\(field).secret",
+                "has a \(condition.kind) spending condition, which this wallet cannot meet")
+        }
+        let lock = try P2PKLock(condition)
+        guard let payeeKey else {
+            throw CashuError(
+                .locked, field: "\(field).secret", "is locked to a key, and this payee has none")
+        }
+        switch lock.reliance(for: payeeKey, now: now) {
+        case .payeeOnly: return .until(nil)
+        case .payeeOnlyUntil(let time): return .until(time)
+        case .notPayee(let why): throw CashuError(.locked, field: "\(field).secret", why)
+        }
+    }
+}
