@@ -160,8 +160,35 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Sources/Adapters/EVM", swiftSettings: strict),
+        // A Cashu mint over HTTP (NUT-01..07, 09): keys, swap, state checks, restore, mint and
+        // melt quotes, through AsyncHTTPClient.
+        .target(
+            name: "CashuMint",
+            dependencies: [
+                "Cashu", "Codecs", "Secp256k1",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Sources/Adapters/CashuMint", swiftSettings: strict),
+        // The Cashu wallet's store (SQLite via GRDB): mints and keysets, proofs and their states,
+        // payments, swaps in flight. Every state change one transaction.
+        .target(
+            name: "CashuStore",
+            dependencies: [
+                "Cashu", "Codecs", "Secp256k1", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/Adapters/CashuStore", swiftSettings: strict),
 
         // ── The node: wallet and exchange, settlement, the payment transports, its host, API and log.
+        // The node's Cashu wallet (Docs/CASHU.md): tokens taken offline, swapped at their mint
+        // at the next sync, given from the wallet's own proofs.
+        .target(
+            name: "CashuWallet",
+            dependencies: [
+                "Cashu", "CashuStore", "CashuMint", "Codecs", "NodeKit", "Secp256k1",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Sources/Node/CashuWallet", swiftSettings: strict),
         // The node: the wallet service (every operation, typed NodeError, the store behind it)
         // and the payment exchange every transport plugs into.
         .target(
@@ -203,6 +230,7 @@ let package = Package(
         .target(
             name: "NodeHost",
             dependencies: [
+                "CashuStore", "CashuWallet",
                 "NodeKit", "Settlement", "Tender", "Codecs", "Secp256k1", "Keystore", "Posix",
                 "WalletStore", .product(name: "TOMLKit", package: "TOMLKit"),
             ],
@@ -263,6 +291,7 @@ let package = Package(
         .executableTarget(
             name: "TenderCLI",
             dependencies: [
+                "CashuMint", "CashuStore", "CashuWallet",
                 "NodeRuntime", "NodeKit", "NodeHost", "Settlement", "DevTools", "QRTransport",
                 "Tender",
                 "Keystore", "QR", "Secp256k1", "Printing", "PaymentCodes", "Scanning",
@@ -335,11 +364,15 @@ let package = Package(
         .testTarget(
             name: "PosixTests", dependencies: ["Posix", "TenderTestSupport"], swiftSettings: strict),
         .testTarget(name: "Secp256k1Tests", dependencies: ["Secp256k1"], swiftSettings: strict),
-        .testTarget(
-            name: "CashuTests",
+        .target(
+            name: "CashuTestSupport",
             dependencies: [
                 "Cashu", "Codecs", "Secp256k1", .product(name: "Crypto", package: "swift-crypto"),
             ],
+            path: "Tests/CashuTestSupport", swiftSettings: strict),
+        .testTarget(
+            name: "CashuTests",
+            dependencies: ["Cashu", "CashuTestSupport", "Codecs", "Secp256k1"],
             swiftSettings: strict),
         .testTarget(
             name: "KeystoreTests",
@@ -388,6 +421,18 @@ let package = Package(
         .target(
             name: "ChainTestSupport", dependencies: ["EVM", "Codecs", "Secp256k1", "Tender"],
             path: "Tests/ChainTestSupport", swiftSettings: strict),
+        .testTarget(
+            name: "CashuMintTests",
+            dependencies: [
+                "CashuMint", "Cashu", "CashuStore", "CashuWallet", "Codecs", "Secp256k1",
+                "ChainTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "CashuStoreTests",
+            dependencies: ["CashuStore", "Cashu", "CashuTestSupport", "Codecs", "Secp256k1"],
+            swiftSettings: strict),
         .testTarget(
             name: "EVMTests",
             dependencies: [

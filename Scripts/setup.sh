@@ -42,6 +42,8 @@ setup_python() {
     # The dev chain, Vyper and the contract tests (Rigs/dev-chain/requirements.txt), made again
     # only when its requirements change.
     bash Rigs/dev-chain/venv.sh >/dev/null
+    # A real Cashu mint and wallet (nutshell, Rigs/cashu-mint/requirements.txt), the same way.
+    bash Rigs/cashu-mint/venv.sh >/dev/null
 }
 
 [ "$part" = python ] || setup_system

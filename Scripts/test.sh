@@ -5,7 +5,8 @@
 # give it on a vault not at the default address (Tests/DeploymentLab), `tender node` through its
 # HTTP API on a dev chain, its point-of-sale page in headless Chromium and a kill -9 soak
 # (Tests/NodeLab), backup and restore of a running node (Tests/Backup), the .deb installed
-# with its hardened unit, udev rules and D-Bus policy checked (Tests/Hardware), then
+# with its hardened unit, udev rules and D-Bus policy checked (Tests/Hardware), Cashu tokens
+# taken offline, swapped and given against a real mint and wallet (Tests/CashuLab), then
 # the camera lab (a real V4L2 device in a QEMU guest; see Hardware/camera-lab), then the BLE
 # lab (two QEMU guests with real BlueZ; see Hardware/ble-lab).
 #
@@ -133,6 +134,7 @@ step node-lab bash Tests/NodeLab/node-tests.sh
 step pos-lab bash Tests/NodeLab/pos-tests.sh
 step soak python3 Tests/NodeLab/soak.py --seconds 60
 step backup bash Tests/Backup/backup-tests.sh
+step cashu-lab bash Tests/CashuLab/cashu-tests.sh
 step hardware bash Tests/Hardware/hardware-tests.sh
 step camera-lab bash Tests/CameraLab/camera-tests.sh
 if [ "$ble_setup" = 0 ]; then

@@ -1,4 +1,5 @@
 import Cashu
+import CashuTestSupport
 import Codecs
 import Testing
 

@@ -109,7 +109,7 @@ enum Failure {
     static func status(of error: NodeError) -> Int32 {
         switch error.kind {
         case .usage: usage
-        case .rejected, .overLimit, .refusedOnChain, .refusedByPayee: rejected
+        case .rejected, .overLimit, .refusedOnChain, .refusedByPayee, .refusedEcash: rejected
         case .missing: missing
         case .exists: exists
         case .busy: busy
@@ -130,6 +130,7 @@ extension Failure {
             case .listPayments: "`tender payments list`"
             case .initialise: "run `tender init`"
             case .initialiseIssuer: "run `tender issuer init`"
+            case .addMint(let url): "run `tender cashu mint add \(url)` while online"
             case .addChain(let domain):
                 "add it: tender chain add --id \(domain.chainID) --vault \(domain.vault) --rpc URL"
             case .listChains: "tender chain list"

@@ -21,6 +21,6 @@ struct TenderCommand: AsyncParsableCommand {
             PaymentsCommand.self, HistoryCommand.self, EvidenceCommand.self, InspectCommand.self,
             RequestCommand.self, PrintCommand.self, ScanCommand.self, ShowCommand.self,
             PeersCommand.self, SyncCommand.self, ChainCommand.self, VaultCommand.self,
-            NodeCommand.self, BackupCommand.self, RestoreCommand.self,
+            NodeCommand.self, BackupCommand.self, RestoreCommand.self, CashuCommand.self,
         ])
 }

@@ -3,7 +3,7 @@
 /// whole yen for `jpy`, fils for `bhd`; stablecoins as the currency they are pegged to), `sat`
 /// and `msat` are whole units, and `btc` counts satoshis. So a `usd` amount of 12300 is
 /// $123.00, never 12,300 dollars.
-enum CashuUnit {
+public enum CashuUnit {
     /// Digits after the point of the unit a person reads, by Cashu unit (lower case). Only
     /// units listed here are shown scaled; any other is shown as a count of its smallest unit.
     static let minorUnitDigits: [String: Int] = [
@@ -25,7 +25,7 @@ enum CashuUnit {
 
     /// The amount exactly, for a program: in the unit a person reads (`123.00` usd), and the
     /// integer as the code carries it.
-    static func amount(_ value: UInt128, unit: String?) -> PaymentAmount {
+    public static func amount(_ value: UInt128, unit: String?) -> PaymentAmount {
         let unit = unit ?? "sat"
         guard let digits = minorUnitDigits[unit.lowercased()] else {
             return PaymentAmount(value: String(value), unit: unit, baseUnits: String(value))
@@ -35,7 +35,7 @@ enum CashuUnit {
     }
 
     /// For people: `123.00 usd`, `1,500 msat (1.5 sat)`, `42 (smallest unit of auth)`.
-    static func text(_ value: UInt128, unit: String?) -> String {
+    public static func text(_ value: UInt128, unit: String?) -> String {
         guard let unit else {
             return "\(ExactDecimal.grouped(value)) sat (unit not stated; older wallets assume sat)"
         }
@@ -49,6 +49,19 @@ enum CashuUnit {
             return "\(number) \(unit) (\(ExactDecimal.format(value, scale: 3)) sat)"
         }
         return "\(number) \(unit)"
+    }
+
+    /// An amount as a person types it in `unit` (`2.50` usd), in the unit's smallest part
+    /// (250): exact, never rounded; finer than the smallest part is refused.
+    public static func baseUnits(_ text: String, unit: String) throws(PaymentCodeError) -> UInt64 {
+        let digits = minorUnitDigits[unit.lowercased()] ?? 0
+        let value = try ExactDecimal.fixedPoint(
+            text[...], scale: digits, field: "amount", unit: unit)
+        guard let amount = UInt64(exactly: value) else {
+            throw PaymentCodeError(
+                .tooLarge, field: "amount", "'\(text)' is more than a Cashu amount holds")
+        }
+        return amount
     }
 
     /// `value / 10^digits` with exactly `digits` decimals (`12300`, 2 → `123.00`).

@@ -28,6 +28,7 @@ public struct APIFailure: HTTPResponseError {
         case .listPayments: "GET /api/payments"
         case .initialise: "`tender init` on the node's host"
         case .initialiseIssuer: "`tender issuer init` on the node's host"
+        case .addMint(let url): "`tender cashu mint add \(url)` on the node's host, online"
         case .addChain(let domain):
             "add it on the node's host: tender chain add --id \(domain.chainID) --vault \(domain.vault) --rpc URL"
         case .listChains: "`tender chain list` on the node's host"
@@ -59,7 +60,7 @@ public struct APIFailure: HTTPResponseError {
         let status: HTTPResponse.Status =
             switch error.kind {
             case .usage: .badRequest
-            case .rejected, .refusedOnChain, .refusedByPayee: .unprocessableContent
+            case .rejected, .refusedOnChain, .refusedByPayee, .refusedEcash: .unprocessableContent
             case .overLimit: .forbidden
             case .missing: .notFound
             case .exists, .busy: .conflict

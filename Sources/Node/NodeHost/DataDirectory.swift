@@ -41,6 +41,8 @@ public struct DataDirectory: Sendable {
         public static let syncLock = "sync.lock"
         /// What the issuer signed (IssuanceLedger).
         public static let issued = "issued.sqlite"
+        /// The Cashu wallet: mints, keysets, proofs (Docs/CASHU.md).
+        public static let cashu = "cashu.sqlite"
     }
 
     public var walletKey: String { path + "/" + Names.walletKey }
@@ -49,6 +51,8 @@ public struct DataDirectory: Sendable {
     public var database: String { path + "/" + Names.homeWallet }
     /// The chain registry (chains.toml).
     public var chains: String { path + "/" + Names.chains }
+    /// The Cashu wallet's database.
+    public var cashu: String { path + "/" + Names.cashu }
     /// Wallets for the other domains the node holds coins in, one database each.
     public var domainWallets: String { path + "/" + Names.domainWallets }
 

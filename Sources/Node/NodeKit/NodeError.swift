@@ -35,6 +35,9 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
         /// `account` cannot pay the gas of a transaction on chain `chainID`: it may cost up to
         /// `needed` of the chain's coin and the account holds `held`. Nothing was sent.
         case noGas(account: Address, chainID: UInt64, needed: Amount, held: Amount)
+        /// Ecash (a Cashu token or proof) that its rules, or its mint, refuse: a stable code
+        /// and the reason, naming the field or the proof.
+        case refusedEcash(code: String, reason: String)
     }
 
     public let kind: Kind
@@ -72,6 +75,7 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
                 what
             case .refusedByPayee(let code, let reason):
                 "the payee refused the payment: \(reason) (\(code))"
+            case .refusedEcash(_, let reason): "rejected: \(reason)"
             case .noGas(let account, let chainID, let needed, let held):
                 "no gas: \(account) holds \(wording.amount(held, of: .zero)) on chain \(chainID), and the transaction may cost up to \(wording.amount(needed, of: .zero)); send the chain's coin to that address"
             }
@@ -97,6 +101,7 @@ public struct NodeError: Error, Sendable, CustomStringConvertible {
         case .refusedOnChain: "reverted"
         case .refusedByPayee: "refused-by-payee"
         case .noGas: "no-gas"
+        case .refusedEcash(let code, _): code
         }
     }
 

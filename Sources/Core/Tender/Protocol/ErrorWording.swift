@@ -46,6 +46,8 @@ public enum ResolvingStep: Sendable, Equatable {
     case checkChainID
     /// Name the chain's own coin (its symbol and decimals) in the chain registry.
     case nameNativeCoin
+    /// Add a Cashu mint (its keys are fetched, so it needs the mint online).
+    case addMint(String)
 }
 
 /// Base units, and the steps named for what they do.
@@ -57,6 +59,7 @@ public struct PlainWording: ErrorWording {
     public func step(_ step: ResolvingStep) -> String {
         switch step {
         case .settle: "a sync"
+        case .addMint(let url): "adding mint \(url) while online"
         case .listPayments: "the payments list"
         case .initialise: "initialising the wallet"
         case .initialiseIssuer: "making the issuer's key"

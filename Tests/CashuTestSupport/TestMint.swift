@@ -5,12 +5,12 @@ import Secp256k1
 
 /// A mint in miniature for unit tests: deterministic keys per amount, blind signatures with
 /// DLEQ proofs made as NUT-12 describes. The end-to-end labs use a real mint (nutshell).
-struct TestMint {
-    let privateKeys: [UInt64: PrivateKey]
-    let keyset: Keyset
-    let url = "http://mint.test:3338"
+public struct TestMint {
+    public let privateKeys: [UInt64: PrivateKey]
+    public let keyset: Keyset
+    public let url = "http://mint.test:3338"
 
-    init(
+    public init(
         seed: UInt8 = 1, unit: String = "sat", amounts: [UInt64] = [1, 2, 4, 8, 16, 32, 64]
     ) throws {
         var keys: [UInt64: PrivateKey] = [:]
@@ -27,7 +27,7 @@ struct TestMint {
 
     /// A proof of `amount` for `secret`, as a wallet holds it after unblinding, with the DLEQ
     /// proof and blinding factor a payer passes on.
-    func proof(amount: UInt64, secret: String, blindingSeed: UInt8 = 9) throws -> Proof {
+    public func proof(amount: UInt64, secret: String, blindingSeed: UInt8 = 9) throws -> Proof {
         let a = privateKeys[amount]!
         let r = [UInt8](repeating: blindingSeed, count: 31) + [UInt8(truncatingIfNeeded: amount)]
         let blinded = try BlindDiffieHellman.blind(secret: Array(secret.utf8), blindingFactor: r)
@@ -43,7 +43,7 @@ struct TestMint {
     }
 
     /// NUT-12: R1 = p·G, R2 = p·B', e = hash(R1, R2, A, C'), s = p + e·a.
-    func dleq(
+    public func dleq(
         a: PrivateKey, blinded: PublicKey, blindSignature: PublicKey, nonce: UInt8
     ) throws
         -> ([UInt8], [UInt8])
@@ -56,8 +56,9 @@ struct TestMint {
         return (e, s)
     }
 
-    func token(_ amounts: [UInt64], memo: String? = nil, secretPrefix: String = "s") throws -> Token
-    {
+    public func token(
+        _ amounts: [UInt64], memo: String? = nil, secretPrefix: String = "s"
+    ) throws -> Token {
         Token(
             mint: url, unit: keyset.unit, memo: memo,
             proofs: try amounts.enumerated().map { index, amount in
@@ -66,10 +67,10 @@ struct TestMint {
     }
 }
 
-func sha256(_ bytes: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
+public func sha256(_ bytes: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
 
-func bytes(_ hex: String) -> [UInt8] { try! Hex.decode(hex) }
+public func bytes(_ hex: String) -> [UInt8] { try! Hex.decode(hex) }
 
-func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes, prefix: false) }
+public func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes, prefix: false) }
 
-func point(_ hex: String) -> PublicKey { try! PublicKey(serialized: bytes(hex)) }
+public func point(_ hex: String) -> PublicKey { try! PublicKey(serialized: bytes(hex)) }

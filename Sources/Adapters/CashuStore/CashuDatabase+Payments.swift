@@ -1,0 +1,154 @@
+import Cashu
+import Foundation
+import GRDB
+
+extension CashuDatabase {
+    /// Gives `amount` in `unit` from this wallet's own proofs at `mint`: the proofs that make
+    /// it exactly (largest first) become `sent`, and the token `encode` makes of them is kept
+    /// with the payment, in one transaction. When no set of held proofs makes the amount
+    /// exactly, nothing is written (a swap at the mint splits them; it needs the mint online).
+    /// `only`: the Ys of the proofs to choose from (the fresh outputs of a swap made for this
+    /// payment); nil for any of the wallet's own.
+    public func send(
+        amount: UInt64, unit: String, mint: String, memo: String?, now: UInt64,
+        only: Set<[UInt8]>? = nil, encode: ([Proof]) throws -> String
+    ) throws -> CashuPayment {
+        try transaction { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.* FROM proofs p JOIN keysets k ON k.id = p.keyset
+                    WHERE p.mint = ? AND p.state = 'unspent' AND k.unit = ?
+                    ORDER BY p.amount DESC, p.rowid
+                    """,
+                arguments: [mint, unit])
+            var remaining = amount
+            var chosen: [(y: [UInt8], proof: Proof)] = []
+            var held: UInt64 = 0
+            for row in rows {
+                if let only, !only.contains(Array(row["y"] as Data)) { continue }
+                let proof = try Self.proof(row)
+                held &+= proof.amount
+                if proof.amount <= remaining {
+                    chosen.append((Array(row["y"] as Data), proof))
+                    remaining -= proof.amount
+                }
+            }
+            guard remaining == 0, amount > 0 else {
+                throw CashuStoreError(
+                    .insufficient,
+                    held < amount
+                        ? "\(held) \(unit) spendable at \(mint), \(amount) asked"
+                        : "the proofs held at \(mint) cannot make \(amount) \(unit) exactly: swap at the mint to split them"
+                )
+            }
+            let text = try encode(chosen.map(\.proof))
+            try db.execute(
+                sql: """
+                    INSERT INTO payments (direction, mint, unit, amount, token, memo, created_at, updated_at)
+                    VALUES ('out', ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [mint, unit, try Self.integer(amount, "amount"), text, memo, now, now])
+            let payment = db.lastInsertedRowID
+            for (y, _) in chosen {
+                try db.execute(
+                    sql:
+                        "UPDATE proofs SET state = 'sent', sent_in = ?, updated_at = ? WHERE y = ? AND state = 'unspent'",
+                    arguments: [payment, now, Data(y)])
+            }
+            return try Self.payment(db, id: payment)
+        }
+    }
+
+    public func payments() throws -> [CashuPayment] {
+        try read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM payments ORDER BY created_at, id").map {
+                try Self.payment(db, id: $0)
+            }
+        }
+    }
+
+    public func payment(_ id: Int64) throws -> CashuPayment? {
+        try read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM payments WHERE id = ?", arguments: [id])
+                == nil
+                ? nil : try Self.payment(db, id: id)
+        }
+    }
+
+    /// A payment with what became of its proofs.
+    static func payment(_ db: Database, id: Int64) throws -> CashuPayment {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM payments WHERE id = ?", arguments: [id])
+        else {
+            throw CashuStoreError(.notFound, "no Cashu payment \(id)")
+        }
+        let direction = CashuPayment.Direction(rawValue: row["direction"]) ?? .incoming
+        var state = CashuPayment.State.sent
+        var refused: UInt64 = 0
+        var refusal: String?
+        if direction == .incoming {
+            var counts: [String: Int] = [:]
+            for proof in try Row.fetchAll(
+                db,
+                sql: "SELECT state, amount, refusal FROM proofs WHERE payment = ? ORDER BY rowid",
+                arguments: [id])
+            {
+                let proofState: String = proof["state"]
+                counts[proofState, default: 0] += 1
+                if proofState == "refused" {
+                    refused += UInt64(proof["amount"] as Int64)
+                    refusal = refusal ?? proof["refusal"]
+                }
+            }
+            let total = counts.values.reduce(0, +)
+            // A refusal is the news that matters most: shown before what is still held.
+            let refusedCount = counts["refused", default: 0]
+            state =
+                refusedCount == total && total > 0
+                ? .refused
+                : refusedCount > 0
+                    ? .partRefused
+                    : counts["swapping", default: 0] > 0
+                        ? .swapping
+                        : counts["received", default: 0] > 0 ? .received : .swapped
+        }
+        return CashuPayment(
+            id: id, direction: direction, mint: row["mint"], unit: row["unit"],
+            amount: UInt64(row["amount"] as Int64), token: row["token"], memo: row["memo"],
+            lockedUntil: (row["locked_until"] as Int64?).map(UInt64.init),
+            createdAt: UInt64(row["created_at"] as Int64),
+            updatedAt: UInt64(row["updated_at"] as Int64),
+            state: state, refused: refused, refusal: refusal)
+    }
+
+    /// What is held at each mint in each unit.
+    public func balances() throws -> [CashuBalance] {
+        try read { db in
+            var balances: [String: CashuBalance] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.mint, k.unit, p.state, sum(p.amount) AS total FROM proofs p
+                    JOIN keysets k ON k.id = p.keyset
+                    WHERE p.state IN ('received', 'swapping', 'unspent')
+                    GROUP BY p.mint, k.unit, p.state
+                    """)
+            {
+                let mint: String = row["mint"]
+                let unit: String = row["unit"]
+                let key = "\(mint) \(unit)"
+                var balance = balances[key] ?? CashuBalance(mint: mint, unit: unit)
+                let total = UInt64(row["total"] as Int64)
+                switch row["state"] as String {
+                case "received": balance.atRisk += total
+                case "swapping": balance.swapping += total
+                default: balance.spendable += total
+                }
+                balances[key] = balance
+            }
+            return balances.values.sorted { ($0.mint, $0.unit) < ($1.mint, $1.unit) }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import CashuMint
+import CashuStore
+import CashuWallet
+import Codecs
+import Foundation
+import NodeHost
+import NodeKit
+import PaymentCodes
+import Secp256k1
+import Tender
+
+struct CashuBalanceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "balance", abstract: "What is held at each mint: spendable, at risk, swapping."
+    )
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        try guarded {
+            let wallet = try global.host.openCashu(signing: false)
+            let balances = try cashu { try wallet.store.balances() }
+            if output.json {
+                try printJSON(
+                    balances.map { balance in
+                        [
+                            "mint": balance.mint, "unit": balance.unit,
+                            "spendable": Int(balance.spendable),
+                            "atRisk": Int(balance.atRisk), "swapping": Int(balance.swapping),
+                        ]
+                    })
+                return
+            }
+            if balances.isEmpty { print("No Cashu held.") }
+            for balance in balances {
+                let amount = { (value: UInt64) in CashuUnit.text(UInt128(value), unit: balance.unit)
+                }
+                var line = "\(balance.mint): \(amount(balance.spendable)) spendable"
+                if balance.atRisk > 0 {
+                    line += ", \(amount(balance.atRisk)) taken offline (at risk until swapped)"
+                }
+                if balance.swapping > 0 { line += ", \(amount(balance.swapping)) swapping" }
+                print(line)
+            }
+        }
+    }
+}
+
+struct CashuHistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "Tokens taken and given, and what became of them.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        try guarded {
+            let wallet = try global.host.openCashu(signing: false)
+            let payments = try cashu { try wallet.store.payments() }
+            if output.json {
+                try printJSON(payments.map(cashuJSON))
+                return
+            }
+            if payments.isEmpty { print("No Cashu payments yet.") }
+            for payment in payments {
+                let amount = CashuUnit.text(UInt128(payment.amount), unit: payment.unit)
+                var line = "\(payment.id)  \(UTCTime.format(payment.createdAt))  "
+                line += payment.direction == .incoming ? "in  " : "out "
+                line += "\(amount)  \(payment.mint)  \(payment.state.rawValue)"
+                if payment.refused > 0 {
+                    line +=
+                        " (\(CashuUnit.text(UInt128(payment.refused), unit: payment.unit)) refused: \(payment.refusal ?? "spent elsewhere"))"
+                }
+                print(line)
+            }
+        }
+    }
+}
+
+struct CashuKeyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "key", abstract: "The public key payers lock tokens to (NUT-11 P2PK).")
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        try guarded {
+            let wallet = try global.host.openCashu(signing: false)
+            print(Hex.encode(wallet.lockPublicKey.compressed, prefix: false))
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import AsyncHTTPClient
+import CashuMint
+import CashuStore
+import CashuWallet
+import Foundation
+import NodeKit
+import PaymentCodes
+
+/// A mint URL as the store keys it: no trailing slash (NUT-00).
+func normalizedMint(_ url: String) -> String {
+    var url = url
+    while url.hasSuffix("/") { url.removeLast() }
+    return url
+}
+
+/// Runs `body` with a client for `mint`, shut down after.
+func withMint<T>(_ mint: String, _ body: (MintClient) async throws -> T) async throws -> T {
+    let http = MintClient.makeHTTPClient()
+    do {
+        let result = try await body(MintClient(url: mint, client: http))
+        try? await http.shutdown()
+        return result
+    } catch {
+        try? await http.shutdown()
+        if let error = error as? MintError { throw NodeError(.unavailable(error.description)) }
+        throw error
+    }
+}
+
+/// A store read, its failures as the node's.
+func cashu<T>(_ body: () throws -> T) throws(NodeError) -> T {
+    do { return try body() } catch {
+        if let error = error as? NodeError { throw error }
+        throw NodeError(.io("the Cashu store: \(error)"))
+    }
+}
+
+/// The token given on the command line: itself, a file holding it, or standard input (`-`).
+func tokenText(_ argument: String) throws(NodeError) -> String {
+    if argument == "-" {
+        var text = ""
+        while let line = readLine(strippingNewline: false) {
+            text += line
+            guard text.utf8.count <= 1 << 20 else {
+                throw NodeError(.usage("standard input is longer than a token"))
+            }
+        }
+        return text
+    }
+    let lower = argument.lowercased()
+    if lower.hasPrefix("cashu") { return argument }
+    guard FileManager.default.fileExists(atPath: argument) else {
+        throw NodeError(.missing("'\(argument.prefix(40))' is neither a Cashu token nor a file"))
+    }
+    do {
+        let data = try Data(contentsOf: URL(fileURLWithPath: argument))
+        guard data.count <= 1 << 20 else {
+            throw NodeError(.usage("\(argument) is longer than a token"))
+        }
+        return String(decoding: data, as: UTF8.self)
+    } catch let error as NodeError { throw error } catch {
+        throw NodeError(.io("cannot read \(argument): \(error)"))
+    }
+}
+
+func cashuJSON(_ payment: CashuPayment) -> [String: Any] {
+    var json: [String: Any] = [
+        "id": Int(payment.id), "direction": payment.direction.rawValue, "mint": payment.mint,
+        "unit": payment.unit, "amount": Int(payment.amount),
+        "display": CashuUnit.text(UInt128(payment.amount), unit: payment.unit),
+        "state": payment.state.rawValue, "createdAt": Int(payment.createdAt),
+        "token": payment.token,
+    ]
+    if let memo = payment.memo { json["memo"] = memo }
+    if let until = payment.lockedUntil { json["lockedUntil"] = Int(until) }
+    if payment.refused > 0 {
+        json["refused"] = Int(payment.refused)
+        json["refusal"] = payment.refusal ?? ""
+    }
+    return json
+}

@@ -1,0 +1,203 @@
+import Cashu
+import CashuMint
+import CashuStore
+import Codecs
+import NodeKit
+import Secp256k1
+
+extension CashuWallet {
+    /// Brings the wallet up to date with `client`'s mint: its keysets fetched again, swaps cut
+    /// short resolved (NUT-09 restore, NUT-07 state), and every proof taken offline swapped for
+    /// fresh ones of the wallet's own (NUT-03). A proof the mint says was spent before is kept
+    /// as refused, with its token. Nothing here is lost to a crash: a swap is recorded with its
+    /// outputs before it is sent.
+    public func settle(
+        with client: MintClient, now: @Sendable () -> UInt64
+    ) async -> CashuSettlement {
+        var report = CashuSettlement(mint: client.url)
+        do {
+            let before = Set(try store.keysets(mint: client.url).map(\.id))
+            let keys = try await client.keys()
+            try store.saveKeysets(keys.keysets, mint: client.url, now: now())
+            report.newKeysets = keys.keysets.filter { !before.contains($0.id) }.count
+            for pending in try store.pendingSwaps() where pending.mint == client.url {
+                try await resolve(pending, client: client, now: now)
+                report.recovered += 1
+            }
+            let received = try store.proofs(mint: client.url, states: ["received"])
+            try await swap(received, client: client, now: now, into: &report)
+        } catch {
+            report.failure = "\(error)"
+        }
+        return report
+    }
+
+    /// A swap whose answer never arrived: the mint signed its outputs (restore gives them), or
+    /// it did not, and the inputs are then as they were (unspent) or spent by someone else.
+    func resolve(
+        _ pending: PendingSwap, client: MintClient, now: @Sendable () -> UInt64
+    ) async throws {
+        let restored = try await client.restore(pending.outputs.map(\.message))
+        if restored.count == pending.outputs.count {
+            let keysets = try store.keysets(mint: client.url)
+            let proofs = try zip(pending.outputs, restored).map { output, pair in
+                try output.proof(
+                    from: pair.1, keyset: try Self.keyset(output.keysetID, in: keysets))
+            }
+            try store.completeSwap(pending.id, proofs: proofs, now: now())
+            return
+        }
+        guard restored.isEmpty else {
+            throw NodeError(
+                .io(
+                    "mint \(client.url) restored \(restored.count) of swap \(pending.id)'s \(pending.outputs.count) outputs: left pending"
+                ))
+        }
+        let states = try await client.checkState(try pending.inputs.map { try $0.y() })
+        var refused: [[UInt8]: String] = [:]
+        for state in states where state.state != .unspent {
+            refused[state.y] =
+                "the mint says it is \(state.state.rawValue.lowercased()): spent elsewhere"
+        }
+        try store.failSwap(pending.id, refused: refused, now: now())
+    }
+
+    static func keyset(_ id: [UInt8], in keysets: [Keyset]) throws -> Keyset {
+        guard let keyset = keysets.first(where: { $0.id == id }) else {
+            throw CashuError(
+                .unknownKeyset, field: "keyset",
+                "keyset \(Hex.encode(id, prefix: false)) is not held")
+        }
+        return keyset
+    }
+
+    /// Swaps `proofs` (taken offline) for fresh ones, unit by unit.
+    func swap(
+        _ proofs: [Proof], client: MintClient, now: @Sendable () -> UInt64,
+        into report: inout CashuSettlement
+    ) async throws {
+        let keysets = try store.keysets(mint: client.url)
+        let byUnit = Dictionary(grouping: proofs) { proof in
+            keysets.first { $0.id == proof.keysetID }?.unit ?? ""
+        }
+        for (unit, inputs) in byUnit.sorted(by: { $0.key < $1.key }) {
+            guard let active = keysets.first(where: { $0.unit == unit && $0.active }) else {
+                report.failure = "mint \(client.url) has no active keyset in \(unit)"
+                continue
+            }
+            try await swap(
+                inputs, to: active, keysets: keysets, client: client, now: now, into: &report,
+                retry: true)
+        }
+    }
+
+    private func swap(
+        _ inputs: [Proof], to active: Keyset, keysets: [Keyset], client: MintClient,
+        now: @Sendable () -> UInt64,
+        into report: inout CashuSettlement, retry: Bool
+    ) async throws {
+        let total = inputs.reduce(UInt64(0)) { $0 + $1.amount }
+        let feePPK = inputs.reduce(UInt64(0)) { sum, proof in
+            sum + (keysets.first { $0.id == proof.keysetID }?.inputFeePPK ?? 0)
+        }
+        let fee = (feePPK + 999) / 1000
+        guard total > fee else { return }
+        var generator = SystemRandomNumberGenerator()
+        let outputs = (total - fee).powersOfTwo.map {
+            PreparedOutput.random(amount: $0, keysetID: active.id, using: &generator)
+        }
+        let signed = try unlocked(inputs, outputs: outputs)
+        let swapID = try store.beginSwap(
+            mint: client.url, inputs: inputs, outputs: outputs, now: now())
+        let signatures: [BlindSignature]
+        do {
+            signatures = try await client.swap(inputs: signed, outputs: outputs.map(\.message))
+        } catch {
+            try await failed(swapID, inputs: inputs, error: error, client: client, now: now)
+            guard error.isAlreadySpent, retry else { throw error }
+            // Some were spent elsewhere (now refused); the rest are swapped on their own.
+            let left = try store.proofs(mint: client.url, states: ["received"])
+                .filter { proof in inputs.contains { $0.secret == proof.secret } }
+            report.refused += total - left.reduce(0) { $0 + $1.amount }
+            try await swap(
+                left, to: active, keysets: keysets, client: client, now: now, into: &report,
+                retry: false)
+            return
+        }
+        // The mint has spent the inputs now: a signature that does not check out leaves the
+        // swap pending (restore is tried again at the next sync) rather than losing track.
+        let proofs = try zip(outputs, signatures).map { output, signature in
+            try output.proof(from: signature, keyset: active)
+        }
+        try store.completeSwap(swapID, proofs: proofs, now: now())
+        report.swapped += total - fee
+    }
+
+    /// What a refused or lost swap leaves: inputs spent elsewhere refused, the rest held as
+    /// before; a swap whose fate is unknown (timeout, broken connection) stays pending.
+    private func failed(
+        _ swap: Int64, inputs: [Proof], error: MintError, client: MintClient,
+        now: @Sendable () -> UInt64
+    ) async throws {
+        switch error.kind {
+        case .refused(let code, let detail, let status):
+            if error.isAlreadySpent {
+                let states = try await client.checkState(try inputs.map { try $0.y() })
+                var refused: [[UInt8]: String] = [:]
+                for state in states where state.state == .spent {
+                    refused[state.y] =
+                        "spent before this wallet swapped it: \(detail) (code \(code ?? 0))"
+                }
+                try store.failSwap(swap, refused: refused, now: now())
+            } else if let code, Self.inputCodes.contains(code) {
+                // The mint will not take these proofs (a failed signature or witness, a keyset
+                // it no longer honours): refused with its words, not sent again every sync.
+                var refused: [[UInt8]: String] = [:]
+                for proof in inputs {
+                    refused[try proof.y()] = "\(detail) (code \(code), HTTP \(status))"
+                }
+                try store.failSwap(swap, refused: refused, now: now())
+            } else {
+                try store.failSwap(swap, refused: [:], now: now())
+            }
+        case .invalidRequest, .malformedAnswer:
+            try store.failSwap(swap, refused: [:], now: now())
+        case .timeout, .unreachable, .cancelled:
+            break  // maybe carried out: resolved from the mint's records at the next sync
+        }
+    }
+
+    /// The mint's codes that condemn the inputs themselves (error_codes.md): proof or witness
+    /// verification failed, keyset unknown or expired. Anything else (pending, limits, this
+    /// wallet's own mistakes) leaves the proofs held, to be tried again.
+    static let inputCodes: Set<Int> = [10001, 12001, 12003]
+
+    /// The inputs with the witnesses their locks need: a signature by this wallet's lock key
+    /// over each secret (NUT-11 SIG_INPUTS), or over the whole swap (SIG_ALL).
+    func unlocked(_ inputs: [Proof], outputs: [PreparedOutput]) throws -> [Proof] {
+        var signed: [Proof] = []
+        for proof in inputs {
+            guard let condition = try proof.condition(), condition.kind == "P2PK" else {
+                signed.append(proof)
+                continue
+            }
+            let lock = try P2PKLock(condition)
+            let message: [UInt8]
+            switch lock.signatureFlag {
+            case .inputs: message = P2PKLock.message(secret: proof.secret)
+            case .all:
+                var text = inputs.map {
+                    $0.secret + Hex.encode($0.signature.compressed, prefix: false)
+                }.joined()
+                text += outputs.map {
+                    "\($0.amount)" + Hex.encode($0.message.blinded.compressed, prefix: false)
+                }
+                .joined()
+                message = P2PKLock.message(secret: text)
+            }
+            let signature = try lockKey.schnorrSign(message: message)
+            signed.append(proof.with(witness: P2PKLock.witness(signatures: [signature])))
+        }
+        return signed
+    }
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Cashu through the built binary against a real mint and a real wallet (Docs/CASHU.md): a
+# nutshell mint with its FakeWallet backend and nutshell's wallet CLI (Rigs/cashu-mint).
+#  1. A stall (a fresh Tender folder) cannot take a token before it holds the mint's keys
+#     (66); `tender cashu mint add` fetches them; then a token nutshell sent is taken
+#     offline (the mint stopped), and taking it again is refused (73), nothing written.
+#  2. Forged and damaged tokens are refused offline (65) with nothing written: a proof
+#     whose amount was raised, a DLEQ proof changed, a token without DLEQ proofs, a
+#     truncated token, a proof locked to another key with --require-lock.
+#  3. The mint back: `tender cashu sync` swaps what was taken; a token the payer spent
+#     elsewhere first (nutshell's receive) is refused at the swap, its token kept.
+#  4. A token locked to the stall's key (NUT-11) is taken with --require-lock and swapped
+#     (the stall signs); usd tokens read in dollars.
+#  5. The stall gives tokens: offline (exact proofs) and split at the mint, and locked to
+#     another wallet's key; nutshell's wallet receives them; the balance adds up.
+#   TENDER=.build/debug/tender bash Tests/CashuLab/cashu-tests.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+tender=$(realpath "${TENDER:-.build/debug/tender}")
+rig=$root/Rigs/cashu-mint
+work=$(mktemp -d /tmp/tender-cashu.XXXXXX)
+mint_data=$work/mint
+cleanup() {
+    bash "$rig/stop.sh" "$mint_data" >/dev/null 2>&1 || true
+    [ -n "${KEEP:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+cd "$work"
+echo "cashu lab passphrase" >passphrase
+export TENDER_PASSPHRASE_FILE=$work/passphrase
+started=$(date +%s)
+
+step() { printf '== %s\n' "$*"; }
+fail() {
+    echo "cashu tests: FAILED: $*" >&2
+    [ -f "$mint_data/mint.log" ] && tail -5 "$mint_data/mint.log" >&2
+    exit 1
+}
+t() { "$tender" "$@"; }
+expect_status() {
+    local want=$1 got=0
+    shift
+    "$@" >/dev/null 2>err.txt || got=$?
+    [ "$got" = "$want" ] || fail "$* exited $got, not $want: $(cat err.txt)"
+}
+wallet() { bash "$rig/wallet.sh" "$url" "$work/$1" "${@:2}" 2>/dev/null; }
+token_of() { grep -o 'cashu[AB][A-Za-z0-9_=-]*' | head -1; }
+free_port() { python3 -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"; }
+start_mint() { bash "$rig/start.sh" --port "$port" --data "$mint_data" --units sat,usd 2>/dev/null | tail -1; }
+# The stall's folder, byte for byte (the Cashu store and its side files).
+snapshot() { cat stall/cashu.sqlite* 2>/dev/null | sha256sum; }
+balance() { t cashu balance --data-dir stall --json | python3 -c "import json,sys; print(sum(b['$1'] for b in json.load(sys.stdin) if b['unit']=='$2'))"; }
+
+port=$(free_port)
+url=$(start_mint)
+[ -n "$url" ] || fail "the mint did not start"
+
+step "1. the stall takes a token offline once it holds the mint's keys"
+t init --data-dir stall --scrypt-n 1024 >/dev/null
+wallet alice invoice 1000 >/dev/null
+wallet alice -u usd invoice 20 >/dev/null
+first=$(wallet alice send 21 -d | token_of)
+spent_elsewhere=$(wallet alice send 13 -d | token_of)
+locked_other=$(wallet alice send 4 -d -l P2PK:0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798 | token_of)
+no_dleq=$(wallet alice send 5 | token_of)
+usd=$(wallet alice -u usd send 2.5 -d | token_of)
+expect_status 66 t cashu receive "$first" --data-dir stall
+t cashu mint add "$url" --data-dir stall >/dev/null
+key=$(t cashu key --data-dir stall)
+locked=$(wallet alice send 8 -d -l "P2PK:$key" | token_of)
+bash "$rig/stop.sh" "$mint_data" >/dev/null   # offline from here
+t cashu receive "$first" --data-dir stall | grep -q "Received 21 sat" || fail "the token was not taken"
+expect_status 73 t cashu receive "$first" --data-dir stall
+[ "$(balance atRisk sat)" = 21 ] || fail "21 sat should be held at risk"
+
+step "2. forged and damaged tokens are refused offline, nothing written"
+forge() {  # $1: the token, $2: python that changes the decoded CBOR dict `d`
+    "$rig/.venv/bin/python" - "$1" "$2" <<'PY'
+import base64, sys, cbor2
+text, change = sys.argv[1], sys.argv[2]
+d = cbor2.loads(base64.urlsafe_b64decode(text[6:] + "=" * (-len(text[6:]) % 4)))
+exec(change)
+print("cashuB" + base64.urlsafe_b64encode(cbor2.dumps(d)).decode().rstrip("="))
+PY
+}
+fresh=$(forge "$spent_elsewhere" "pass")
+before=$(snapshot)
+expect_status 65 t cashu receive "$(forge "$fresh" "d['t'][0]['p'][0]['a'] *= 2")" --data-dir stall
+grep -q "rejected: Cashu token" err.txt || fail "a raised amount is not named: $(cat err.txt)"
+expect_status 65 t cashu receive "$(forge "$fresh" "p = d['t'][0]['p'][0]['d']; p['s'] = bytes([p['s'][0] ^ 1]) + p['s'][1:]")" --data-dir stall
+expect_status 65 t cashu receive "$(forge "$fresh" "d['t'][0]['p'][0]['c'] = d['t'][0]['p'][-1]['c'] if len(d['t'][0]['p']) > 1 else bytes([2]) + bytes(31) + bytes([7])")" --data-dir stall
+expect_status 65 t cashu receive "$no_dleq" --data-dir stall
+grep -q "DLEQ" err.txt || fail "a token without DLEQ proofs is not named: $(cat err.txt)"
+expect_status 65 t cashu receive "${fresh:0:$((${#fresh} / 2))}" --data-dir stall
+expect_status 65 t cashu receive "$locked_other" --require-lock --data-dir stall
+[ "$(snapshot)" = "$before" ] || fail "a refused token changed the stall's store"
+
+step "3. back online: the swap; a token spent elsewhere first is refused with its evidence"
+t cashu receive "$spent_elsewhere" --data-dir stall >/dev/null
+t cashu receive "$locked" --require-lock --data-dir stall | grep -q "Locked to this wallet until" || fail "the locked token was not taken as locked"
+t cashu receive "$usd" --data-dir stall | grep -q "Received 2.50 usd" || fail "a usd token does not read in dollars"
+url=$(start_mint)
+wallet bob receive "$spent_elsewhere" >/dev/null || fail "bob could not take the token first"
+t cashu sync --data-dir stall >sync.txt || fail "sync failed: $(cat sync.txt)"
+grep -q "refused 13" sync.txt || fail "the double spend was not refused: $(cat sync.txt)"
+t cashu history --data-dir stall --json >history.json
+python3 - "$spent_elsewhere" <<'PY' || fail "the refused payment does not keep its token and reason"
+import json, sys
+history = json.load(open("history.json"))
+refused = [p for p in history if p["state"] == "refused"]
+assert len(refused) == 1 and refused[0]["token"] == sys.argv[1] and "11001" in refused[0]["refusal"], refused
+PY
+[ "$(balance spendable sat)" = 29 ] || fail "21 + 8 sat should be spendable, not $(balance spendable sat)"
+[ "$(balance spendable usd)" = 250 ] || fail "250 cents should be spendable"
+[ "$(balance atRisk sat)" = 0 ] || fail "nothing should be left at risk"
+wallet carol receive "$first" >/dev/null 2>&1 && fail "the payer's token was still spendable after the stall's swap"
+
+step "4. the stall gives tokens: offline, split at the mint, and locked"
+t cashu send 8 --mint "$url" --data-dir stall --out give1.txt 2>/dev/null   # exact proofs
+wallet carol receive "$(cat give1.txt)" >/dev/null || fail "nutshell did not take the stall's token"
+t cashu send 3 --mint "$url" --data-dir stall --out give2.txt 2>/dev/null   # split at the mint
+wallet carol receive "$(cat give2.txt)" >/dev/null || fail "nutshell did not take the split token"
+carol_key=$(wallet carol locks | grep -o '0[23][0-9a-f]\{64\}' | head -1)
+[ -n "$carol_key" ] || fail "no P2PK key from nutshell's wallet"
+t cashu send 5 --mint "$url" --lock-to "$carol_key" --data-dir stall --out give3.txt 2>/dev/null
+wallet dave receive "$(cat give3.txt)" >/dev/null 2>&1 && fail "a token locked to carol was taken by another wallet"
+wallet carol receive "$(cat give3.txt)" >/dev/null || fail "carol could not take the token locked to her"
+[ "$(wallet carol balance | grep -o '[0-9]* sat' | head -1)" = "16 sat" ] || fail "carol should hold 16 sat"
+[ "$(balance spendable sat)" = 13 ] || fail "29 - 16 sat should be left, not $(balance spendable sat)"
+expect_status 64 t cashu send 100 --mint "$url" --data-dir stall
+expect_status 73 t cashu send 1 --mint "$url" --data-dir stall --out give1.txt
+
+echo "cashu tests: all passed in $(($(date +%s) - started)) s"
