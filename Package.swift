@@ -130,7 +130,8 @@ let package = Package(
             path: "Sources/Adapters/QR", swiftSettings: strict),
         // One scanning pipeline for camera, images and raw streams; animated code output.
         .target(
-            name: "Scanning", dependencies: ["QR", "Fountain"], path: "Sources/Adapters/Scanning",
+            name: "Scanning", dependencies: ["QR", "Fountain", "Codecs"],
+            path: "Sources/Adapters/Scanning",
             swiftSettings: strict),
         // Frame sources: V4L2 cameras (through zbar's video API) and raw grey frame streams.
         .target(
@@ -185,7 +186,8 @@ let package = Package(
         .target(
             name: "CashuWallet",
             dependencies: [
-                "Cashu", "CashuStore", "CashuMint", "Codecs", "NodeKit", "Secp256k1",
+                "Cashu", "CashuStore", "CashuMint", "Codecs", "NodeKit", "PaymentCodes",
+                "Secp256k1",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/Node/CashuWallet", swiftSettings: strict),
@@ -391,7 +393,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ScanningTests",
-            dependencies: ["Scanning", "QR", "Fountain", "TenderTestSupport"],
+            dependencies: ["Scanning", "QR", "Fountain", "Codecs", "TenderTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "QR"], swiftSettings: strict),
         .testTarget(

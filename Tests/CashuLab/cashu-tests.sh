@@ -9,10 +9,13 @@
 #     truncated token, a proof locked to another key with --require-lock.
 #  3. The mint back: `tender cashu sync` swaps what was taken; a token the payer spent
 #     elsewhere first (nutshell's receive) is refused at the swap, its token kept.
-#  4. A token locked to the stall's key (NUT-11) is taken with --require-lock and swapped
-#     (the stall signs); usd tokens read in dollars.
-#  5. The stall gives tokens: offline (exact proofs) and split at the mint, and locked to
-#     another wallet's key; nutshell's wallet receives them; the balance adds up.
+#     A token locked to the stall's key (NUT-11) is taken with --require-lock and swapped
+#     (the stall signs); usd tokens read in dollars. Two syncs at once: one waits for the
+#     other, nothing is refused. A token without DLEQ proofs is taken with --online (swapped
+#     at once); one spent elsewhere is then refused (65).
+#  4. The stall gives tokens: offline (exact proofs) and split at the mint, and locked to
+#     another wallet's key; nutshell's wallet receives them; the balance adds up. Too much
+#     (65), an output file that exists (73), a URL that is not one (64).
 #   TENDER=.build/debug/tender bash Tests/CashuLab/cashu-tests.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -102,8 +105,13 @@ t cashu receive "$locked" --require-lock --data-dir stall | grep -q "Locked to t
 t cashu receive "$usd" --data-dir stall | grep -q "Received 2.50 usd" || fail "a usd token does not read in dollars"
 url=$(start_mint)
 wallet bob receive "$spent_elsewhere" >/dev/null || fail "bob could not take the token first"
-t cashu sync --data-dir stall >sync.txt || fail "sync failed: $(cat sync.txt)"
-grep -q "refused 13" sync.txt || fail "the double spend was not refused: $(cat sync.txt)"
+# Two syncs at once (a timer's and one by hand): the second waits for the first's lock.
+t cashu sync --data-dir stall >sync.txt 2>&1 &
+t cashu sync --data-dir stall >sync2.txt 2>&1 || fail "the second sync failed: $(cat sync2.txt)"
+wait $! || fail "sync failed: $(cat sync.txt)"
+cat sync.txt sync2.txt >syncs.txt
+grep -q "refused 13 sat" syncs.txt || fail "the double spend was not refused: $(cat syncs.txt)"
+[ "$(grep -c 'refused' syncs.txt)" = 1 ] || fail "more than the double spend was refused: $(cat syncs.txt)"
 t cashu history --data-dir stall --json >history.json
 python3 - "$spent_elsewhere" <<'PY' || fail "the refused payment does not keep its token and reason"
 import json, sys
@@ -115,6 +123,12 @@ PY
 [ "$(balance spendable usd)" = 250 ] || fail "250 cents should be spendable"
 [ "$(balance atRisk sat)" = 0 ] || fail "nothing should be left at risk"
 wallet carol receive "$first" >/dev/null 2>&1 && fail "the payer's token was still spendable after the stall's swap"
+t cashu receive "$no_dleq" --online --data-dir stall | grep -q "Swapped at the mint at once" || fail "a token without DLEQ proofs was not taken online"
+[ "$(balance spendable sat)" = 34 ] || fail "29 + 5 sat should be spendable, not $(balance spendable sat)"
+again=$(wallet alice send 6 | token_of)
+wallet bob receive "$again" >/dev/null || fail "bob could not take the second token first"
+expect_status 65 t cashu receive "$again" --online --data-dir stall
+grep -q "spent elsewhere\|already spent" err.txt || fail "an online refusal is not named: $(cat err.txt)"
 
 step "4. the stall gives tokens: offline, split at the mint, and locked"
 t cashu send 8 --mint "$url" --data-dir stall --out give1.txt 2>/dev/null   # exact proofs
@@ -127,8 +141,12 @@ t cashu send 5 --mint "$url" --lock-to "$carol_key" --data-dir stall --out give3
 wallet dave receive "$(cat give3.txt)" >/dev/null 2>&1 && fail "a token locked to carol was taken by another wallet"
 wallet carol receive "$(cat give3.txt)" >/dev/null || fail "carol could not take the token locked to her"
 [ "$(wallet carol balance | grep -o '[0-9]* sat' | head -1)" = "16 sat" ] || fail "carol should hold 16 sat"
-[ "$(balance spendable sat)" = 13 ] || fail "29 - 16 sat should be left, not $(balance spendable sat)"
-expect_status 64 t cashu send 100 --mint "$url" --data-dir stall
+[ "$(balance spendable sat)" = 18 ] || fail "34 - 16 sat should be left, not $(balance spendable sat)"
+expect_status 65 t cashu send 100 --mint "$url" --data-dir stall
+grep -q "insufficient funds: 18 sat spendable" err.txt || fail "too much is not said in sat: $(cat err.txt)"
+t cashu send 1.25 --unit USD --mint "$url" --data-dir stall --out give4.txt 2>/dev/null
+wallet carol -u usd receive "$(cat give4.txt)" >/dev/null || fail "nutshell did not take the stall's usd token"
+expect_status 64 t cashu mint add "127.0.0.1:$port" --data-dir stall
 expect_status 73 t cashu send 1 --mint "$url" --data-dir stall --out give1.txt
 
 echo "cashu tests: all passed in $(($(date +%s) - started)) s"

@@ -130,6 +130,50 @@ import Testing
         #expect(refusal(Token(mint: mint.url, unit: "sat", proofs: [htlc]))?.kind == .locked)
     }
 
+    /// Secrets a mint refuses, or that a store or another parser could read otherwise.
+    @Test(arguments: [
+        "", "a\u{0}b", "tab\there", " [\"P2PK\",{}]", String(repeating: "x", count: 513),
+    ])
+    func secretsThatCannotBeReliedOnAreRefused(secret: String) throws {
+        let token = Token(
+            mint: mint.url, unit: "sat", proofs: [try mint.proof(amount: 2, secret: secret)])
+        #expect(refusal(token)?.field.hasSuffix("secret") == true)
+    }
+
+    @Test func aSigAllLockIsNotTaken() throws {
+        let secret = SpendingCondition(
+            kind: "P2PK", nonce: "1", data: hex(payee.publicKey.compressed),
+            tags: [["sigflag", "SIG_ALL"]]
+        ).secret
+        let token = Token(
+            mint: mint.url, unit: "sat", proofs: [try mint.proof(amount: 4, secret: secret)])
+        #expect(refusal(token)?.kind == .locked)
+    }
+
+    @Test func withoutDLEQATokenIsTakenOnlyWhenSwappedAtOnce() throws {
+        let proof = try mint.proof(amount: 8, secret: "bare")
+        let bare = Token(
+            mint: mint.url, unit: "sat",
+            proofs: [
+                Proof(
+                    amount: 8, keysetID: proof.keysetID, secret: "bare", signature: proof.signature)
+            ])
+        #expect(refusal(bare)?.kind == .missingField)
+        let online = OfflineAcceptance(
+            keysets: [mint.keyset], payeeKey: nil, lockPolicy: .acceptUnlocked, now: 1,
+            requireDLEQ: false)
+        #expect(try online.check(bare).amount == 8)
+        // A DLEQ proof that is there is still checked.
+        let raised = Token(
+            mint: mint.url, unit: "sat",
+            proofs: [
+                Proof(
+                    amount: 16, keysetID: proof.keysetID, secret: "bare",
+                    signature: proof.signature, dleq: proof.dleq)
+            ])
+        #expect(throws: CashuError.self) { try online.check(raised) }
+    }
+
     @Test func anExpiredKeysetIsRefused() throws {
         let keys = mint.keyset.keys
         let expiring = try Keyset(

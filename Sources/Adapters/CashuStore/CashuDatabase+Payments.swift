@@ -17,7 +17,7 @@ extension CashuDatabase {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT p.* FROM proofs p JOIN keysets k ON k.id = p.keyset
+                    SELECT p.* FROM proofs p JOIN keysets k ON k.mint = p.mint AND k.id = p.keyset
                     WHERE p.mint = ? AND p.state = 'unspent' AND k.unit = ?
                     ORDER BY p.amount DESC, p.rowid
                     """,
@@ -88,15 +88,18 @@ extension CashuDatabase {
         var state = CashuPayment.State.sent
         var refused: UInt64 = 0
         var refusal: String?
+        var locked: UInt64 = 0
         if direction == .incoming {
             var counts: [String: Int] = [:]
             for proof in try Row.fetchAll(
                 db,
-                sql: "SELECT state, amount, refusal FROM proofs WHERE payment = ? ORDER BY rowid",
+                sql:
+                    "SELECT state, amount, refusal, locked FROM proofs WHERE payment = ? ORDER BY rowid",
                 arguments: [id])
             {
                 let proofState: String = proof["state"]
                 counts[proofState, default: 0] += 1
+                if proof["locked"] as Int64 != 0 { locked += UInt64(proof["amount"] as Int64) }
                 if proofState == "refused" {
                     refused += UInt64(proof["amount"] as Int64)
                     refusal = refusal ?? proof["refusal"]
@@ -120,7 +123,7 @@ extension CashuDatabase {
             lockedUntil: (row["locked_until"] as Int64?).map(UInt64.init),
             createdAt: UInt64(row["created_at"] as Int64),
             updatedAt: UInt64(row["updated_at"] as Int64),
-            state: state, refused: refused, refusal: refusal)
+            state: state, refused: refused, refusal: refusal, locked: locked)
     }
 
     /// What is held at each mint in each unit.
@@ -130,10 +133,10 @@ extension CashuDatabase {
             for row in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT p.mint, k.unit, p.state, sum(p.amount) AS total FROM proofs p
-                    JOIN keysets k ON k.id = p.keyset
+                    SELECT p.mint, k.unit, p.state, p.locked, sum(p.amount) AS total FROM proofs p
+                    JOIN keysets k ON k.mint = p.mint AND k.id = p.keyset
                     WHERE p.state IN ('received', 'swapping', 'unspent')
-                    GROUP BY p.mint, k.unit, p.state
+                    GROUP BY p.mint, k.unit, p.state, p.locked
                     """)
             {
                 let mint: String = row["mint"]
@@ -142,6 +145,7 @@ extension CashuDatabase {
                 var balance = balances[key] ?? CashuBalance(mint: mint, unit: unit)
                 let total = UInt64(row["total"] as Int64)
                 switch row["state"] as String {
+                case "received" where row["locked"] as Int64 != 0: balance.locked += total
                 case "received": balance.atRisk += total
                 case "swapping": balance.swapping += total
                 default: balance.spendable += total

@@ -43,9 +43,12 @@ extension CashuDatabase {
                 ])
             let payment = db.lastInsertedRowID
             for (index, proof) in token.proofs.enumerated() {
+                // The payer's witness means nothing to the payee, and a mint refuses one on a
+                // proof without a condition: never kept.
                 try Self.insert(
-                    db, proof, keyset: accepted.keysetIDs[index], y: ys[index], mint: token.mint,
-                    state: "received", payment: payment, madeBy: nil, now: now)
+                    db, proof.with(witness: nil), keyset: accepted.keysetIDs[index], y: ys[index],
+                    mint: token.mint, state: "received", payment: payment, madeBy: nil, now: now,
+                    locked: accepted.locked[index])
             }
             return try Self.payment(db, id: payment)
         }
@@ -53,18 +56,18 @@ extension CashuDatabase {
 
     static func insert(
         _ db: Database, _ proof: Proof, keyset: [UInt8], y: [UInt8], mint: String, state: String,
-        payment: Int64?, madeBy: Int64?, now: UInt64
+        payment: Int64?, madeBy: Int64?, now: UInt64, locked: Bool = false
     ) throws {
         let dleq = proof.dleq.map { $0.e + $0.s + ($0.r ?? []) }
         try db.execute(
             sql: """
-                INSERT INTO proofs (y, mint, keyset, amount, secret, c, dleq, witness, state, payment, made_by, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO proofs (y, mint, keyset, amount, secret, c, dleq, witness, state, payment, made_by, updated_at, locked)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 Data(y), mint, Data(keyset), try integer(proof.amount, "amount"), proof.secret,
                 Data(proof.signature.compressed),
-                dleq.map { Data($0) }, proof.witness, state, payment, madeBy, now,
+                dleq.map { Data($0) }, proof.witness, state, payment, madeBy, now, locked,
             ])
     }
 

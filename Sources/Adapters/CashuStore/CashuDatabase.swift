@@ -113,11 +113,11 @@ public final class CashuDatabase: Sendable {
                     }
                     try db.execute(
                         sql:
-                            "UPDATE keysets SET active = ?, input_fee_ppk = ?, final_expiry = ? WHERE id = ?",
+                            "UPDATE keysets SET active = ?, input_fee_ppk = ?, final_expiry = ? WHERE mint = ? AND id = ?",
                         arguments: [
                             keyset.active, try Self.integer(keyset.inputFeePPK, "input_fee_ppk"),
                             try keyset.finalExpiry.map { try Self.integer($0, "final_expiry") },
-                            Data(keyset.id),
+                            mint, Data(keyset.id),
                         ])
                 } else {
                     try db.execute(

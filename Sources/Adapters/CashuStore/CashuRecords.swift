@@ -39,6 +39,8 @@ public struct CashuPayment: Hashable, Sendable {
     /// What the mint refused of it, and why (the first reason).
     public let refused: UInt64
     public let refusal: String?
+    /// What of it was locked to this wallet's key when taken (the payer could not spend it).
+    public let locked: UInt64
 }
 
 /// What a wallet holds at one mint in one unit.
@@ -49,6 +51,9 @@ public struct CashuBalance: Hashable, Sendable {
     public var spendable: UInt64 = 0
     /// Taken offline and not swapped yet: at risk until the next sync.
     public var atRisk: UInt64 = 0
+    /// Taken offline locked to this wallet's key: the payer cannot spend it, until its
+    /// locktime (swapped at the next sync).
+    public var locked: UInt64 = 0
     /// Inputs of a swap in flight.
     public var swapping: UInt64 = 0
 }

@@ -21,13 +21,16 @@ enum CashuSchema {
                     -- A mint's keys as fetched, each keyset checked against its id (NUT-02)
                     -- before it was stored. keys: CBOR map amount -> 33-byte key.
                     CREATE TABLE keysets (
-                        id BLOB PRIMARY KEY NOT NULL,
                         mint TEXT NOT NULL REFERENCES mints(url),
+                        id BLOB NOT NULL,
                         unit TEXT NOT NULL,
                         keys BLOB NOT NULL,
                         input_fee_ppk INTEGER NOT NULL,
                         final_expiry INTEGER,
-                        active INTEGER NOT NULL
+                        active INTEGER NOT NULL,
+                        -- Per mint: another mint publishing the same keys (and so the same
+                        -- id) cannot take this one's place.
+                        PRIMARY KEY (mint, id)
                     ) STRICT;
 
                     -- A token taken or given; `token` is its text as it came or went: the
@@ -74,12 +77,14 @@ enum CashuSchema {
                     CREATE TABLE proofs (
                         y BLOB PRIMARY KEY NOT NULL CHECK (length(y) = 33),
                         mint TEXT NOT NULL,
-                        keyset BLOB NOT NULL REFERENCES keysets(id),
+                        keyset BLOB NOT NULL,
                         amount INTEGER NOT NULL,
                         secret TEXT NOT NULL,
                         c BLOB NOT NULL CHECK (length(c) = 33),
                         dleq BLOB,
                         witness TEXT,
+                        -- 1: locked to this wallet's key (NUT-11), so the payer cannot spend it.
+                        locked INTEGER NOT NULL DEFAULT 0,
                         state TEXT NOT NULL CHECK (state IN (
                             'received', 'swapping', 'unspent', 'sent', 'spent', 'refused')),
                         held_as TEXT CHECK (held_as IN ('received', 'unspent')),
@@ -91,6 +96,10 @@ enum CashuSchema {
                         updated_at INTEGER NOT NULL
                     ) STRICT;
                     CREATE INDEX proofs_by_state ON proofs(mint, state, amount);
+                    -- A proof's keyset, of its own mint.
+                    CREATE TRIGGER proofs_keyset_known BEFORE INSERT ON proofs
+                    WHEN NOT EXISTS (SELECT 1 FROM keysets WHERE mint = NEW.mint AND id = NEW.keyset)
+                    BEGIN SELECT RAISE(ABORT, 'proof of a keyset the mint does not have'); END;
                     CREATE INDEX proofs_by_payment ON proofs(payment);
                     CREATE INDEX proofs_by_swap ON proofs(swap);
                     """)

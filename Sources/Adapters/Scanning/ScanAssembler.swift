@@ -1,3 +1,4 @@
+import Codecs
 import Fountain
 
 /// What scanning produced, in order.
@@ -97,6 +98,9 @@ public struct ScanAssembler: Sendable {
             if let complete = progress.complete {
                 ur = URDecoder()
                 guard complete.type == Self.urType else {
+                    if let token = Self.cashuToken(type: complete.type, cbor: complete.cbor) {
+                        return deliver(token)
+                    }
                     return [.rejected("a ur:\(complete.type) code is not a Tender payload")]
                 }
                 return deliver(complete.cbor)
@@ -112,6 +116,15 @@ public struct ScanAssembler: Sendable {
             }
             return [.rejected("UR part: \(error)")]
         }
+    }
+
+    /// A Cashu token animated as Cashu wallets do it (NUT-16): BC-UR of type `bytes`, whose
+    /// CBOR byte string is the token's text. Anything else under that type is not ours.
+    static func cashuToken(type: String, cbor: [UInt8]) -> [UInt8]? {
+        guard type == "bytes", let bytes = (try? CBOR.decode(cbor))?.bytesValue,
+            bytes.starts(with: Array("cashu".utf8))
+        else { return nil }
+        return bytes
     }
 
     private mutating func report(_ progress: ScanEvent) -> [ScanEvent] {

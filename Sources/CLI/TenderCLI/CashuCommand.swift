@@ -52,7 +52,7 @@ struct CashuMintAddCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             let wallet = try global.host.openCashu(signing: false)
-            let mint = normalizedMint(url)
+            let mint = try checkedMint(url)
             let report = try await withMint(mint) { client in
                 try await wallet.addMint(client, now: { global.clock.now() })
             }

@@ -28,6 +28,7 @@ struct CashuBalanceCommand: ParsableCommand {
                             "mint": balance.mint, "unit": balance.unit,
                             "spendable": Int(balance.spendable),
                             "atRisk": Int(balance.atRisk), "swapping": Int(balance.swapping),
+                            "locked": Int(balance.locked),
                         ]
                     })
                 return
@@ -40,7 +41,14 @@ struct CashuBalanceCommand: ParsableCommand {
                 if balance.atRisk > 0 {
                     line += ", \(amount(balance.atRisk)) taken offline (at risk until swapped)"
                 }
-                if balance.swapping > 0 { line += ", \(amount(balance.swapping)) swapping" }
+                if balance.locked > 0 {
+                    line +=
+                        ", \(amount(balance.locked)) taken offline locked to this wallet (the payer cannot spend it)"
+                }
+                if balance.swapping > 0 {
+                    line +=
+                        ", \(amount(balance.swapping)) swapping (a swap at the mint in flight or cut short: the next sync finishes it)"
+                }
                 print(line)
             }
         }
@@ -67,6 +75,10 @@ struct CashuHistoryCommand: ParsableCommand {
                 var line = "\(payment.id)  \(UTCTime.format(payment.createdAt))  "
                 line += payment.direction == .incoming ? "in  " : "out "
                 line += "\(amount)  \(payment.mint)  \(payment.state.rawValue)"
+                if payment.locked > 0 && payment.direction == .incoming {
+                    line +=
+                        " (locked to this wallet\(payment.lockedUntil.map { " until \(UTCTime.format($0))" } ?? ""))"
+                }
                 if payment.refused > 0 {
                     line +=
                         " (\(CashuUnit.text(UInt128(payment.refused), unit: payment.unit)) refused: \(payment.refusal ?? "spent elsewhere"))"
@@ -81,11 +93,17 @@ struct CashuKeyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "key", abstract: "The public key payers lock tokens to (NUT-11 P2PK).")
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
         try guarded {
             let wallet = try global.host.openCashu(signing: false)
-            print(Hex.encode(wallet.lockPublicKey.compressed, prefix: false))
+            let key = Hex.encode(wallet.lockPublicKey.compressed, prefix: false)
+            if output.json {
+                try printJSON(["key": key])
+                return
+            }
+            print(key)
         }
     }
 }

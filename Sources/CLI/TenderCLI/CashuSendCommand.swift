@@ -38,13 +38,16 @@ struct CashuSendCommand: AsyncParsableCommand {
             if let out, FileManager.default.fileExists(atPath: out) {
                 throw NodeError(.exists("\(out) exists: the token is written to a new file only"))
             }
+            let unit = self.unit.lowercased()
             let value: UInt64
             do { value = try CashuUnit.baseUnits(amount, unit: unit) } catch {
                 throw NodeError(
                     .usage("amount: \((error as? PaymentCodeError)?.message ?? "\(error)")"))
             }
-            let mint = normalizedMint(self.mint)
-            let key = try lockTo.map { hex in
+            let mint = try checkedMint(self.mint)
+            let key = try lockTo.map { given in
+                // Nutshell's wallet prints its key as `P2PK:…`.
+                let hex = given.hasPrefix("P2PK:") ? String(given.dropFirst(5)) : given
                 guard let key = try? PublicKey(serialized: Hex.decode(hex)), hex.count == 66 else {
                     throw NodeError(
                         .usage("--lock-to is not a 33-byte compressed public key in hex"))
@@ -59,6 +62,8 @@ struct CashuSendCommand: AsyncParsableCommand {
                 payment = offline
             } else {
                 let wallet = try global.host.openCashu(signing: true)
+                let lock = try global.host.directory.lockForCashu()
+                defer { withExtendedLifetime(lock) {} }
                 payment = try await withMint(mint) { client in
                     try await wallet.give(
                         value, unit: unit, memo: memo, lockTo: key, refundAfter: refundAfter,

@@ -13,6 +13,16 @@ func normalizedMint(_ url: String) -> String {
     return url
 }
 
+/// A mint URL as given on the command line, normalised; refused unless http or https.
+func checkedMint(_ url: String) throws(NodeError) -> String {
+    let lower = url.lowercased()
+    guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), url.count > 8 else {
+        throw NodeError(
+            .usage("'\(url.prefix(80))' is not a mint URL: it must start with http:// or https://"))
+    }
+    return normalizedMint(url)
+}
+
 /// Runs `body` with a client for `mint`, shut down after.
 func withMint<T>(_ mint: String, _ body: (MintClient) async throws -> T) async throws -> T {
     let http = MintClient.makeHTTPClient()

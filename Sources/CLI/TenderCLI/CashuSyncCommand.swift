@@ -26,8 +26,10 @@ struct CashuSyncCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             let wallet = try global.host.openCashu(signing: true)
+            let lock = try global.host.directory.lockForCashu()
+            defer { withExtendedLifetime(lock) {} }
             let mints = try cashu {
-                try mint.map { [normalizedMint($0)] }
+                try mint.map { [try checkedMint($0)] }
                     ?? Set(
                         try wallet.store.mintsWithReceivedProofs()
                             + wallet.store.pendingSwaps().map(\.mint)
@@ -41,29 +43,42 @@ struct CashuSyncCommand: AsyncParsableCommand {
                         await wallet.settle(with: client, now: { global.clock.now() })
                     })
             }
+            let failed = reports.contains { $0.failure != nil }
             if output.json {
                 try printJSON(
                     reports.map { report in
                         [
-                            "mint": report.mint, "swapped": Int(report.swapped),
-                            "refused": Int(report.refused),
+                            "mint": report.mint,
+                            "swapped": report.swapped.mapValues { Int($0) },
+                            "refused": report.refused.mapValues { Int($0) },
                             "recovered": report.recovered, "failure": report.failure as Any,
                         ]
                     })
+                if failed { throw ExitCode(Failure.unavailable) }
                 return
             }
             if reports.isEmpty { print("Nothing to swap.") }
             for report in reports {
-                var line = "\(report.mint): swapped \(report.swapped)"
-                if report.refused > 0 {
+                let amounts = { (values: [String: UInt64]) in
+                    values.sorted { $0.key < $1.key }
+                        .map { CashuUnit.text(UInt128($0.value), unit: $0.key) }.joined(
+                            separator: " and ")
+                }
+                var line =
+                    "\(report.mint): swapped \(report.swapped.isEmpty ? "nothing" : amounts(report.swapped))"
+                if !report.refused.isEmpty {
                     line +=
-                        ", refused \(report.refused) (spent elsewhere: see `tender cashu history`)"
+                        "; refused \(amounts(report.refused)): not paid, the token was spent elsewhere first (kept as evidence: `tender cashu history --json`)"
                 }
                 if report.recovered > 0 {
-                    line += ", \(report.recovered) interrupted swap(s) finished"
+                    line +=
+                        "; \(report.recovered) swap(s) cut short earlier finished from the mint's records"
                 }
                 print(line + ".")
-                if let failure = report.failure { print("  not finished: \(failure)") }
+                if let failure = report.failure {
+                    print(
+                        "  not finished: \(failure) (what is left is tried again at the next sync)")
+                }
             }
             if reports.contains(where: { $0.failure != nil }) {
                 throw ExitCode(Failure.unavailable)

@@ -21,12 +21,19 @@ public struct OfflineAcceptance: Sendable {
     public let lockPolicy: LockPolicy
     /// Unix seconds, for locktimes and keyset expiry.
     public let now: UInt64
+    /// false only when the token is swapped at once, the mint online (it checks the
+    /// signatures then): a proof without a DLEQ proof is taken. One that has it is checked.
+    public let requireDLEQ: Bool
 
-    public init(keysets: [Keyset], payeeKey: PublicKey?, lockPolicy: LockPolicy, now: UInt64) {
+    public init(
+        keysets: [Keyset], payeeKey: PublicKey?, lockPolicy: LockPolicy, now: UInt64,
+        requireDLEQ: Bool = true
+    ) {
         self.keysets = keysets
         self.payeeKey = payeeKey
         self.lockPolicy = lockPolicy
         self.now = now
+        self.requireDLEQ = requireDLEQ
     }
 
     /// What was accepted: the total, and until when the payee alone can spend it (the earliest
@@ -37,6 +44,31 @@ public struct OfflineAcceptance: Sendable {
         public let lockedUntil: UInt64?
         /// The full keyset id of each proof, in order (a token may carry the short form).
         public let keysetIDs: [[UInt8]]
+        /// Whether each proof, in order, is locked to the payee.
+        public let locked: [Bool]
+    }
+
+    /// Longest secret taken: nutshell's default limit; a longer one the mint would refuse.
+    public static let maximumSecretBytes = 512
+
+    /// Why a secret cannot be taken, or nil. A mint refuses empty or overlong ones, and text a
+    /// store or another parser could read differently (control characters, JSON behind
+    /// spaces) could make a proof unspendable or spendable by someone else.
+    static func problem(secret: String) -> String? {
+        let bytes = Array(secret.utf8)
+        guard !bytes.isEmpty else { return "its secret is empty" }
+        guard bytes.count <= maximumSecretBytes else {
+            return "its secret is longer than \(maximumSecretBytes) bytes"
+        }
+        guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            return "its secret holds control characters"
+        }
+        if let first = bytes.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+            first > 0
+        {
+            return "its secret starts with spaces"
+        }
+        return nil
     }
 
     public func check(_ token: Token) throws(CashuError) -> Accepted {
@@ -44,8 +76,12 @@ public struct OfflineAcceptance: Sendable {
         var locked = 0
         var lockedUntil: UInt64?
         var keysetIDs: [[UInt8]] = []
+        var lockedFlags: [Bool] = []
         for (index, proof) in token.proofs.enumerated() {
             let field = "proofs[\(index)]"
+            if let problem = Self.problem(secret: proof.secret) {
+                throw CashuError(.malformed, field: "\(field).secret", problem)
+            }
             guard secrets.insert(proof.secret).inserted else {
                 throw CashuError(
                     .duplicateSecret, field: field, "the same secret appears twice in the token")
@@ -66,25 +102,28 @@ public struct OfflineAcceptance: Sendable {
                     .unknownKeyset, field: "\(field).amount",
                     "keyset \(keyset.idHex) has no key for amount \(proof.amount)")
             }
-            guard let dleq = proof.dleq, dleq.r != nil else {
+            if let dleq = proof.dleq, dleq.r != nil {
+                guard
+                    dleq.verifies(
+                        mintKey: mintKey, secret: Array(proof.secret.utf8),
+                        signature: proof.signature)
+                else {
+                    throw CashuError(
+                        .badSignature, field: "\(field).dleq",
+                        "the DLEQ proof does not show keyset \(keyset.idHex)'s key for \(proof.amount) signed this proof: forged or damaged"
+                    )
+                }
+            } else if requireDLEQ {
                 throw CashuError(
                     .missingField, field: "\(field).dleq",
                     "no DLEQ proof with its blinding factor: the mint's signature cannot be checked offline (NUT-12)"
                 )
             }
-            guard
-                dleq.verifies(
-                    mintKey: mintKey, secret: Array(proof.secret.utf8), signature: proof.signature)
-            else {
-                throw CashuError(
-                    .badSignature, field: "\(field).dleq",
-                    "the DLEQ proof does not show keyset \(keyset.idHex)'s key for \(proof.amount) signed this proof: forged or damaged"
-                )
-            }
             switch try lockStatus(proof, field: field) {
-            case .unlocked: break
+            case .unlocked: lockedFlags.append(false)
             case .until(let time):
                 locked += 1
+                lockedFlags.append(true)
                 if let time { lockedUntil = min(lockedUntil ?? time, time) }
             }
             keysetIDs.append(keyset.id)
@@ -93,7 +132,8 @@ public struct OfflineAcceptance: Sendable {
             throw CashuError(.malformed, field: "proofs", "amounts overflow 64 bits")
         }
         return Accepted(
-            amount: amount, lockedProofs: locked, lockedUntil: lockedUntil, keysetIDs: keysetIDs)
+            amount: amount, lockedProofs: locked, lockedUntil: lockedUntil, keysetIDs: keysetIDs,
+            locked: lockedFlags)
     }
 
     /// The held keyset a proof names: by its full id, or by the 8-byte short id when exactly
@@ -128,6 +168,13 @@ public struct OfflineAcceptance: Sendable {
                 "has a \(condition.kind) spending condition, which this wallet cannot meet")
         }
         let lock = try P2PKLock(condition)
+        guard lock.signatureFlag == .inputs else {
+            // SIG_ALL binds every input and output of a swap to one signature set (NUT-11):
+            // such proofs cannot be swapped beside others, so they are not taken.
+            throw CashuError(
+                .locked, field: "\(field).secret",
+                "is locked with SIG_ALL, which this wallet does not take")
+        }
         guard let payeeKey else {
             throw CashuError(
                 .locked, field: "\(field).secret", "is locked to a key, and this payee has none")

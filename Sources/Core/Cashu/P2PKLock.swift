@@ -15,6 +15,10 @@ public struct P2PKLock: Hashable, Sendable {
     public let requiredSignatures: Int
     /// Unix time the lock ends; nil for a permanent lock.
     public let locktime: UInt64?
+    /// Why the locktime tag cannot be relied on (not one plain decimal number): NUT-11 calls
+    /// such a lock permanent, while mints parse it leniently (`-1`, `1_0`, ` 5`), so no one
+    /// can say when others may spend it.
+    public let locktimeProblem: String?
     /// Keys that may also sign once `locktime` has passed.
     public let refundKeys: [PublicKey]
     public let requiredRefundSignatures: Int
@@ -52,9 +56,15 @@ public struct P2PKLock: Hashable, Sendable {
         }
         let required = try count("n_sigs", of: signers.count)
         let requiredRefund = try count("n_sigs_refund", of: refund.count)
-        // NUT-11: a locktime that is not a valid Unix time makes the lock permanent.
-        let locktime = try condition.values(of: "locktime").flatMap {
-            $0.count == 1 ? UInt64($0[0]) : nil
+        var locktime: UInt64?
+        var locktimeProblem: String?
+        if let values = try condition.values(of: "locktime") {
+            if values.count == 1, Self.isPlainDecimal(values[0]), let value = UInt64(values[0]) {
+                locktime = value
+            } else {
+                locktimeProblem =
+                    "its locktime \(values) is not one plain Unix time: mints read it otherwise"
+            }
         }
         var flag = SignatureFlag.inputs
         if let values = try condition.values(of: "sigflag") {
@@ -67,6 +77,7 @@ public struct P2PKLock: Hashable, Sendable {
         self.signers = signers
         self.requiredSignatures = required
         self.locktime = locktime
+        self.locktimeProblem = locktimeProblem
         self.refundKeys = refund
         self.requiredRefundSignatures = requiredRefund
         self.signatureFlag = flag
@@ -83,7 +94,15 @@ public struct P2PKLock: Hashable, Sendable {
         case notPayee(String)
     }
 
+    /// `1` to `9999999999999999999` with no sign, space, separator or leading zero.
+    static func isPlainDecimal(_ text: String) -> Bool {
+        let digits = Array(text.utf8)
+        return (1...19).contains(digits.count) && digits[0] != UInt8(ascii: "0")
+            && digits.allSatisfy { (0x30...0x39).contains($0) }
+    }
+
     public func reliance(for key: PublicKey, now: UInt64) -> Reliance {
+        if let locktimeProblem { return .notPayee(locktimeProblem) }
         let others = signers.filter { $0 != key }
         if !others.isEmpty {
             return .notPayee(

@@ -21,11 +21,17 @@ public struct SpendingCondition: Hashable, Sendable {
     /// secret that is NUT-10 JSON with a malformed body is refused: a mint would not let it
     /// be spent as a plain one either.
     public static func parse(_ secret: String) throws(CashuError) -> SpendingCondition? {
-        guard secret.utf8.first == UInt8(ascii: "["),
-            let json = try? JSON.parse(Array(secret.utf8)),
-            let items = json.arrayValue, items.count == 2,
-            let kind = items[0].stringValue, case .object = items[1]
-        else { return nil }
+        // Anything that starts like JSON must be NUT-10, strictly: a secret a lenient parser
+        // (the mint's) would read as a condition and this one as plain could be spent by
+        // someone else, or never.
+        guard secret.utf8.first == UInt8(ascii: "[") else { return nil }
+        guard let json = try? JSON.parse(Array(secret.utf8)), let items = json.arrayValue,
+            items.count == 2, let kind = items[0].stringValue, case .object = items[1]
+        else {
+            throw CashuError(
+                .malformed, field: "secret",
+                "starts like a spending condition (NUT-10) but is not one, read strictly")
+        }
         let body = items[1]
         guard let nonce = body["nonce"]?.stringValue else {
             throw CashuError(

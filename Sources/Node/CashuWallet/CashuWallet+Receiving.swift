@@ -1,4 +1,5 @@
 import Cashu
+import CashuMint
 import CashuStore
 import NodeKit
 
@@ -7,7 +8,7 @@ extension CashuWallet {
     /// every check `OfflineAcceptance` makes. Recorded as received (at risk until swapped) in
     /// one transaction; refused whole, with nothing written, otherwise.
     public func receive(
-        _ text: String, now: UInt64, requireLock: Bool = false
+        _ text: String, now: UInt64, requireLock: Bool = false, requireDLEQ: Bool = true
     ) throws(NodeError) -> CashuPayment {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let token: Token
@@ -24,10 +25,38 @@ extension CashuWallet {
             }
             let accepted = try OfflineAcceptance(
                 keysets: keysets, payeeKey: lockPublicKey,
-                lockPolicy: requireLock ? .requireLockToPayee : .acceptUnlocked, now: now
+                lockPolicy: requireLock ? .requireLockToPayee : .acceptUnlocked, now: now,
+                requireDLEQ: requireDLEQ
             ).check(token)
             return try store.receive(token, text: trimmed, accepted: accepted, now: now)
+        } catch let error as CashuError
+            where error.kind == .missingField && error.field.hasSuffix(".dleq")
+        {
+            throw Self.refused(error).noting(
+                "ask the payer for a token that carries DLEQ proofs (most wallets add them), or take it with the mint online, swapped at once"
+            )
         } catch { throw Self.failed(error) }
+    }
+
+    /// Takes a token and swaps it at once, the mint online: the mint checks what cannot be
+    /// checked offline (a token without DLEQ proofs). The mint is asked first, so a token is
+    /// never recorded unchecked while it cannot be reached.
+    public func receiveOnline(
+        _ text: String, client: MintClient, now: @Sendable () -> UInt64, requireLock: Bool = false
+    ) async throws(NodeError) -> (CashuPayment, CashuSettlement) {
+        if let mint = try? Token.decode(text.trimmingCharacters(in: .whitespacesAndNewlines)).mint,
+            mint != client.url
+        {
+            throw NodeError(.usage("the token is from mint \(mint), not \(client.url)"))
+        }
+        do { _ = try await client.keysetStates() } catch {
+            throw NodeError(.unavailable(error.description))
+        }
+        let payment = try receive(text, now: now(), requireLock: requireLock, requireDLEQ: false)
+        let report = await settle(with: client, now: now)
+        let settled: CashuPayment
+        do { settled = try store.payment(payment.id) ?? payment } catch { throw Self.failed(error) }
+        return (settled, report)
     }
 }
 

@@ -3,14 +3,34 @@ import CashuMint
 import CashuStore
 import Codecs
 import NodeKit
+import PaymentCodes
 import Secp256k1
 
 extension CashuWallet {
+    /// The refusal of a payment larger than what is spendable, in the unit a person reads,
+    /// naming what is held but not spendable yet.
+    func insufficient(
+        _ amount: UInt64, unit: String, mint: String, fee: UInt64 = 0
+    ) throws -> NodeError {
+        let balance = try store.balances().first { $0.mint == mint && $0.unit == unit }
+        let text = { (value: UInt64) in CashuUnit.text(UInt128(value), unit: unit) }
+        var reason =
+            "insufficient funds: \(text(balance?.spendable ?? 0)) spendable at \(mint), \(text(amount)) asked"
+        if fee > 0 { reason += " and \(text(fee)) fee" }
+        let waiting = (balance?.atRisk ?? 0) + (balance?.locked ?? 0) + (balance?.swapping ?? 0)
+        if waiting > 0 {
+            reason +=
+                "; \(text(waiting)) taken offline becomes spendable once swapped at the mint (a sync)"
+        }
+        return NodeError(.refusedEcash(code: "insufficient-funds", reason: reason))
+    }
+
     /// Gives `amount` offline, from the wallet's own proofs that make it exactly. The token
     /// carries each proof's DLEQ proof and blinding factor, so the payee can check it offline.
     public func give(
         _ amount: UInt64, unit: String, mint: String, memo: String?, now: UInt64
     ) throws(NodeError) -> CashuPayment {
+        guard amount > 0 else { throw NodeError(.usage("the amount must be more than 0")) }
         do {
             return try store.send(amount: amount, unit: unit, mint: mint, memo: memo, now: now) {
                 proofs in
@@ -27,7 +47,13 @@ extension CashuWallet {
         client: MintClient, now: @Sendable () -> UInt64
     ) async throws(NodeError) -> CashuPayment {
         do {
+            guard amount > 0 else { throw NodeError(.usage("the amount must be more than 0")) }
             let keysets = try store.keysets(mint: client.url)
+            guard !keysets.isEmpty else {
+                throw NodeError(
+                    .missing("mint \(client.url) is not one this wallet holds keys for"),
+                    resolvedBy: .addMint(client.url))
+            }
             guard let active = keysets.first(where: { $0.unit == unit && $0.active }) else {
                 throw NodeError(.missing("mint \(client.url) has no active keyset in \(unit)"))
             }
@@ -37,19 +63,29 @@ extension CashuWallet {
             var chosen: [Proof] = []
             var total: UInt64 = 0
             var fee: UInt64 = 0
+            guard amount < UInt64.max / 2 else {
+                throw NodeError(.usage("\(amount) is more than any Cashu wallet holds"))
+            }
             for proof in own where total < amount + fee {
+                let (sum, overflow) = total.addingReportingOverflow(proof.amount)
+                guard !overflow else { break }
                 chosen.append(proof)
-                total += proof.amount
+                total = sum
                 let ppk = chosen.reduce(UInt64(0)) { sum, input in
-                    sum + (keysets.first { $0.id == input.keysetID }?.inputFeePPK ?? 0)
+                    sum + min(keysets.first { $0.id == input.keysetID }?.inputFeePPK ?? 0, 1 << 40)
                 }
                 fee = (ppk + 999) / 1000
             }
-            guard total >= amount + fee, amount > 0 else {
+            guard total >= amount + fee else {
+                throw try insufficient(amount, unit: unit, mint: client.url, fee: fee)
+            }
+            // Asked before anything is recorded: a mint that cannot be reached freezes nothing.
+            do { _ = try await client.keysetStates() } catch {
                 throw NodeError(
-                    .usage(
-                        "\(own.reduce(0) { $0 + $1.amount }) \(unit) spendable at \(client.url), \(amount) asked (and \(fee) fee)"
-                    ))
+                    .unavailable(error.description),
+                    note:
+                        "the proofs held cannot make this amount exactly (or a lock was asked), so they must be split at the mint first, which needs it online; nothing was changed"
+                )
             }
             var generator = SystemRandomNumberGenerator()
             let locktime = String(now() + refundAfter)
@@ -83,12 +119,23 @@ extension CashuWallet {
                 signatures = try await client.swap(
                     inputs: inputs, outputs: outputs.map(\.message))
             } catch {
-                if case .timeout = error.kind {
-                } else if case .unreachable = error.kind {
-                } else {
+                // Only a definite refusal ends the swap here: after anything else the mint may
+                // have carried it out, and the next sync learns which from its records.
+                switch error.kind {
+                case .refused(_?, _, let status)
+                where (400..<500).contains(status) && status != 429:
                     try store.failSwap(swapID, refused: [:], now: now())
+                    throw NodeError(.refusedEcash(code: "mint-refused", reason: error.description))
+                case .invalidRequest:
+                    try store.failSwap(swapID, refused: [:], now: now())
+                    throw NodeError(.unavailable(error.description))
+                default:
+                    throw NodeError(
+                        .unavailable(error.description),
+                        note:
+                            "the proofs it would have split are held as swapping until a sync learns from the mint whether it did"
+                    )
                 }
-                throw NodeError(.unavailable("\(error)"))
             }
             let proofs = try zip(outputs, signatures).map { try $0.proof(from: $1, keyset: active) }
             try store.completeSwap(swapID, proofs: proofs, now: now())

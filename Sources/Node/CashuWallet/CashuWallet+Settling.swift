@@ -54,10 +54,16 @@ extension CashuWallet {
                 ))
         }
         let states = try await client.checkState(try pending.inputs.map { try $0.y() })
+        // Still held by a transaction at the mint: its fate is not known yet.
+        guard !states.contains(where: { $0.state == .pending }) else {
+            throw NodeError(
+                .unavailable(
+                    "swap \(pending.id)'s inputs are pending at mint \(client.url): left pending"))
+        }
         var refused: [[UInt8]: String] = [:]
-        for state in states where state.state != .unspent {
+        for state in states where state.state == .spent {
             refused[state.y] =
-                "the mint says it is \(state.state.rawValue.lowercased()): spent elsewhere"
+                "the mint says it was spent, and not by this wallet's swap: spent elsewhere"
         }
         try store.failSwap(pending.id, refused: refused, now: now())
     }
@@ -85,11 +91,36 @@ extension CashuWallet {
                 report.failure = "mint \(client.url) has no active keyset in \(unit)"
                 continue
             }
-            try await swap(
-                inputs, to: active, keysets: keysets, client: client, now: now, into: &report,
-                retry: true)
+            for batch in Self.batches(inputs) {
+                try await swap(
+                    batch, to: active, keysets: keysets, client: client, now: now, into: &report,
+                    retry: true)
+            }
         }
     }
+
+    /// Swaps of at most `maximumInputs` proofs whose amounts (and fees) add up without
+    /// overflow: a mint caps the inputs of one swap (NUT-03, code 11014), and a hostile mint
+    /// could sign amounts that together pass 2^64.
+    public static func batches(_ proofs: [Proof]) -> [[Proof]] {
+        var batches: [[Proof]] = []
+        var current: [Proof] = []
+        var total: UInt64 = 0
+        for proof in proofs {
+            let (sum, overflow) = total.addingReportingOverflow(proof.amount)
+            if current.count == maximumInputs || overflow || sum > UInt64.max / 2 {
+                if !current.isEmpty { batches.append(current) }
+                current = []
+                total = 0
+            }
+            current.append(proof)
+            total += proof.amount
+        }
+        if !current.isEmpty { batches.append(current) }
+        return batches
+    }
+
+    public static let maximumInputs = 64
 
     private func swap(
         _ inputs: [Proof], to active: Keyset, keysets: [Keyset], client: MintClient,
@@ -97,8 +128,9 @@ extension CashuWallet {
         into report: inout CashuSettlement, retry: Bool
     ) async throws {
         let total = inputs.reduce(UInt64(0)) { $0 + $1.amount }
+        // Fees are a mint's word: capped so a hostile one cannot make the sum overflow.
         let feePPK = inputs.reduce(UInt64(0)) { sum, proof in
-            sum + (keysets.first { $0.id == proof.keysetID }?.inputFeePPK ?? 0)
+            sum + min(keysets.first { $0.id == proof.keysetID }?.inputFeePPK ?? 0, 1 << 40)
         }
         let fee = (feePPK + 999) / 1000
         guard total > fee else { return }
@@ -113,15 +145,38 @@ extension CashuWallet {
         do {
             signatures = try await client.swap(inputs: signed, outputs: outputs.map(\.message))
         } catch {
-            try await failed(swapID, inputs: inputs, error: error, client: client, now: now)
-            guard error.isAlreadySpent, retry else { throw error }
-            // Some were spent elsewhere (now refused); the rest are swapped on their own.
-            let left = try store.proofs(mint: client.url, states: ["received"])
-                .filter { proof in inputs.contains { $0.secret == proof.secret } }
-            report.refused += total - left.reduce(0) { $0 + $1.amount }
-            try await swap(
-                left, to: active, keysets: keysets, client: client, now: now, into: &report,
-                retry: false)
+            switch try await failed(swapID, inputs: inputs, error: error, client: client, now: now)
+            {
+            case .pending, .heldAsBefore:
+                throw error
+            case .someSpentElsewhere:
+                // Those are refused now; the rest are swapped on their own.
+                let left = try store.proofs(mint: client.url, states: ["received"])
+                    .filter { proof in inputs.contains { $0.secret == proof.secret } }
+                report.refused[active.unit, default: 0] += total - left.reduce(0) { $0 + $1.amount }
+                guard retry else { return }
+                try await swap(
+                    left, to: active, keysets: keysets, client: client, now: now, into: &report,
+                    retry: false)
+            case .refusedInput(let reason):
+                // One bad proof must not condemn the others: each is tried alone, and only a
+                // proof the mint refuses by itself is refused.
+                guard inputs.count > 1 else {
+                    try store.failSwap(swapID, refused: [try inputs[0].y(): reason], now: now())
+                    report.refused[active.unit, default: 0] += total
+                    return
+                }
+                try store.failSwap(swapID, refused: [:], now: now())
+                for proof in inputs {
+                    do {
+                        try await swap(
+                            [proof], to: active, keysets: keysets, client: client, now: now,
+                            into: &report, retry: false)
+                    } catch let error as MintError where error.code != nil {
+                        continue  // recorded by the single swap
+                    }
+                }
+            }
             return
         }
         // The mint has spent the inputs now: a signature that does not check out leaves the
@@ -130,47 +185,59 @@ extension CashuWallet {
             try output.proof(from: signature, keyset: active)
         }
         try store.completeSwap(swapID, proofs: proofs, now: now())
-        report.swapped += total - fee
+        report.swapped[active.unit, default: 0] += total - fee
     }
 
-    /// What a refused or lost swap leaves: inputs spent elsewhere refused, the rest held as
-    /// before; a swap whose fate is unknown (timeout, broken connection) stays pending.
+    /// What became of a swap the mint did not answer with signatures.
+    enum SwapFailure {
+        /// Its fate is unknown (no answer, a broken or unreadable one, a server error): left
+        /// pending, resolved from the mint's records (restore, state) at the next sync.
+        case pending
+        /// The mint refused it outright and the inputs are held as before.
+        case heldAsBefore
+        /// Some inputs were spent elsewhere (refused now); the others are held as before.
+        case someSpentElsewhere
+        /// The mint refused the inputs themselves (code and words): the swap is still
+        /// pending here, for the caller to find which input.
+        case refusedInput(String)
+    }
+
+    /// Decides a swap's record from the mint's error. Only a definite NUT-00 refusal (a 4xx
+    /// with a code) ends a swap here: after anything else the mint may have carried it out.
     private func failed(
         _ swap: Int64, inputs: [Proof], error: MintError, client: MintClient,
         now: @Sendable () -> UInt64
-    ) async throws {
+    ) async throws -> SwapFailure {
         switch error.kind {
-        case .refused(let code, let detail, let status):
+        case .refused(let code?, let detail, let status)
+        where (400..<500).contains(status) && status != 429:
             if error.isAlreadySpent {
                 let states = try await client.checkState(try inputs.map { try $0.y() })
                 var refused: [[UInt8]: String] = [:]
                 for state in states where state.state == .spent {
                     refused[state.y] =
-                        "spent before this wallet swapped it: \(detail) (code \(code ?? 0))"
+                        "spent before this wallet swapped it: \(detail) (code \(code))"
                 }
                 try store.failSwap(swap, refused: refused, now: now())
-            } else if let code, Self.inputCodes.contains(code) {
-                // The mint will not take these proofs (a failed signature or witness, a keyset
-                // it no longer honours): refused with its words, not sent again every sync.
-                var refused: [[UInt8]: String] = [:]
-                for proof in inputs {
-                    refused[try proof.y()] = "\(detail) (code \(code), HTTP \(status))"
-                }
-                try store.failSwap(swap, refused: refused, now: now())
-            } else {
-                try store.failSwap(swap, refused: [:], now: now())
+                return refused.isEmpty ? .heldAsBefore : .someSpentElsewhere
             }
-        case .invalidRequest, .malformedAnswer:
+            if Self.inputCodes.contains(code) { return .refusedInput("\(detail) (code \(code))") }
             try store.failSwap(swap, refused: [:], now: now())
-        case .timeout, .unreachable, .cancelled:
-            break  // maybe carried out: resolved from the mint's records at the next sync
+            return .heldAsBefore
+        case .invalidRequest:
+            try store.failSwap(swap, refused: [:], now: now())  // never sent
+            return .heldAsBefore
+        default:
+            return .pending
         }
     }
 
-    /// The mint's codes that condemn the inputs themselves (error_codes.md): proof or witness
-    /// verification failed, keyset unknown or expired. Anything else (pending, limits, this
+    /// The mint's codes that may condemn the inputs themselves (error_codes.md): proof or
+    /// witness verification failed, keyset unknown or expired, and nutshell's generic
+    /// transaction error (11000: a witness on a plain proof, mixed SIG_ALL inputs). The batch is
+    /// split to find the proof the mint refuses alone; anything else (pending, limits, this
     /// wallet's own mistakes) leaves the proofs held, to be tried again.
-    static let inputCodes: Set<Int> = [10001, 12001, 12003]
+    static let inputCodes: Set<Int> = [10001, 11000, 12001, 12003]
 
     /// The inputs with the witnesses their locks need: a signature by this wallet's lock key
     /// over each secret (NUT-11 SIG_INPUTS), or over the whole swap (SIG_ALL).

@@ -70,7 +70,8 @@ public struct CashuWallet: Sendable {
             case .unknownMint: return NodeError(.missing(error.message))
             case .keysetCollision:
                 return NodeError(.refusedEcash(code: error.code, reason: error.message))
-            case .insufficient: return NodeError(.usage(error.message))
+            case .insufficient:
+                return NodeError(.refusedEcash(code: "insufficient-funds", reason: error.message))
             case .notFound: return NodeError(.missing(error.message))
             case .corrupt: return NodeError(.io(error.message))
             }

@@ -47,6 +47,12 @@ extension DataDirectory {
         try FileLock(path + "/" + Names.syncLock, wait: false, busy: busy)
     }
 
+    /// One Cashu settler or splitter at a time: two would each take the other's swap in
+    /// flight for one cut short and undo it. A second waits for the first.
+    public func lockForCashu() throws(NodeError) -> FileLock {
+        try FileLock(path + "/" + Names.cashu + ".lock", wait: true, busy: "")
+    }
+
     /// One issuance at a time from an issuer's folder: what is outstanding is read, checked
     /// against the collateral and recorded before another call reads it.
     public func lockForIssuing() throws(NodeError) -> FileLock {
