@@ -467,7 +467,7 @@ let package = Package(
             name: "NodeHostTests",
             dependencies: [
                 "NodeHost", "NodeKit", "Settlement", "Keystore", "Posix", "Secp256k1", "Tender",
-                "TenderTestSupport", "NodeTestSupport",
+                "TenderTestSupport", "NodeTestSupport", "Cashu", "CashuStore", "CashuTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),

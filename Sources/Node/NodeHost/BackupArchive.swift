@@ -18,7 +18,12 @@ public struct BackupEntry: Sendable, Equatable {
 
     /// A wallet database (the home wallet or another domain's), snapshotted with SQLite's
     /// backup API and checked again on restore.
-    public var isWallet: Bool { path.hasSuffix(".sqlite") }
+    /// A Tender wallet's database (the home wallet, or one under `wallets/`); the Cashu
+    /// wallet's is not one (`isCashu`).
+    public var isWallet: Bool { path.hasSuffix(".sqlite") && !isCashu }
+
+    /// The Cashu wallet's database (Docs/CASHU.md).
+    public var isCashu: Bool { path == DataDirectory.Names.cashu }
 }
 
 /// What a backup file holds once opened (Docs/BACKUP.md): when it was taken and its files.

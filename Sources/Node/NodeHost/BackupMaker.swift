@@ -70,7 +70,10 @@ public struct BackupMaker: Sendable {
         where FileManager.default.fileExists(atPath: directory.path + "/" + name) {
             entries.append(try file(name))
         }
-        let wallets = directory.walletNames()
+        let cashu =
+            FileManager.default.fileExists(atPath: directory.cashu)
+            ? [DataDirectory.Names.cashu] : []
+        let wallets = directory.walletNames() + cashu
         let scratch = try scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var total = entries.reduce(0) { $0 + $1.bytes.count }

@@ -1,3 +1,4 @@
+import CashuStore
 import Foundation
 import NodeKit
 import Posix
@@ -144,6 +145,9 @@ public struct BackupRestore: Sendable {
             throw BackupError.malformed("its wallet-key.json is not a key file (\(error))")
         }
         var domains: [Domain] = []
+        if archive.entries.contains(where: \.isCashu) {
+            try BackupDatabase.check(staging + "/" + DataDirectory.Names.cashu)
+        }
         for entry in archive.wallets {
             let path = staging + "/" + entry.path
             try BackupDatabase.check(path)
@@ -197,7 +201,8 @@ public struct BackupRestore: Sendable {
             lead.add(
                 try BackupDatabase.lead(of: current, over: staging + "/" + entry.path, now: now))
         }
-        guard !lead.isEmpty else {
+        let cashu = try cashuLead(of: archive, staged: staging, over: target)
+        guard !lead.isEmpty || !cashu.isEmpty else {
             if compared { return nil }
             return unreadable.isEmpty
                 ? "\(target) held no wallet of \(address) to compare it with"
@@ -210,6 +215,8 @@ public struct BackupRestore: Sendable {
         if lead.seen > 0 { facts.append("\(lead.seen) coin(s) seen spent") }
         if lead.spending > 0 { facts.append("\(lead.spending) payment(s) counted against limits") }
         if lead.requests > 0 { facts.append("\(lead.requests) request(s) issued, payable still") }
+        if cashu.payments > 0 { facts.append("\(cashu.payments) Cashu token(s) taken or given") }
+        if cashu.proofs > 0 { facts.append("\(cashu.proofs) Cashu proof(s) given, swapped or new") }
         throw NodeError(
             .exists(
                 "the wallet in \(target) is newer than this backup (taken \(UTCTime.format(archive.created))): since then it has \(facts.joined(separator: ", ")). Restored, the backup would make spent coins spendable again and take paid payments twice, so it is not restored over it"
@@ -217,6 +224,22 @@ public struct BackupRestore: Sendable {
             note:
                 "restore it into an empty folder only to read it; to move this wallet, back it up now and restore that"
         )
+    }
+
+    /// What the Cashu wallet in `target` knows that the backup's does not (all it holds, when
+    /// the backup has none): restored, the backup would forget it, or give proofs again.
+    private func cashuLead(
+        of archive: BackupArchive, staged staging: String, over target: String
+    ) throws(NodeError) -> CashuLead {
+        let current = target + "/" + DataDirectory.Names.cashu
+        guard FileManager.default.fileExists(atPath: current) else { return CashuLead() }
+        let copy =
+            archive.entries.contains(where: \.isCashu)
+            ? staging + "/" + DataDirectory.Names.cashu : nil
+        do { return try CashuDatabase.lead(of: current, over: copy) } catch {
+            throw NodeError(
+                .io("cannot compare the Cashu wallet in \(target) with the backup's: \(error)"))
+        }
     }
 
     /// The API token `target` holds now goes into the restored folder instead of the
