@@ -14,7 +14,7 @@ import Testing
         #expect(token.memo == "Thank you.")
         #expect(token.total == 10)
         #expect(token.explanation.contains("2 proofs worth 10 sat in total"))
-        #expect(token.explanation.contains("Tender cannot redeem it"))
+        #expect(token.explanation.contains("Tender's Cashu wallet takes it offline"))
     }
 
     @Test func nut00V4Example() throws {

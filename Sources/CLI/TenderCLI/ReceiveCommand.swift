@@ -76,6 +76,11 @@ struct ReceiveCommand: AsyncParsableCommand {
         }
         try await guarded {
             let bytes = try payment()
+            if ScannedCode.recognize(bytes).isCashuToken {
+                throw NodeError(
+                    .usage("this is a Cashu token, not a Tender payment"),
+                    note: "take it with `tender cashu receive`")
+            }
             // The payment's domain picks the wallet: home, or another listed chain's.
             let wallet = try global.host.openWallet(forPayload: bytes)
             let key = try global.keys.walletKey()

@@ -2,7 +2,7 @@ import Codecs
 
 /// A serialized Cashu ecash token (NUT-00): `cashuA` + base64url(JSON) (V3) or `cashuB` +
 /// base64url(CBOR) (V4), with an optional `cashu:` URI prefix. Read for display: mint, unit,
-/// proofs and total. Tender cannot redeem it; it is a bearer token, so whoever holds the
+/// proofs and total. Tender's Cashu wallet takes it (the Cashu module); it is a bearer token, so whoever holds the
 /// string can spend it.
 public struct CashuToken: Hashable, Sendable {
     public enum Version: String, Hashable, Sendable {
@@ -176,6 +176,7 @@ public struct CashuToken: Hashable, Sendable {
         text += " worth \(CashuUnit.text(total, unit: unit)) in total."
         if let memo, !memo.isEmpty { text += " Memo: \"\(memo)\"." }
         text += " Whoever holds this string can spend it: keep it private."
-        return text + " Tender cannot redeem it: claim it with a Cashu wallet at that mint."
+        return text
+            + " Tender's Cashu wallet takes it offline once it holds that mint's keys, and swaps it at the mint."
     }
 }

@@ -50,6 +50,19 @@ public enum ScannedCode: Hashable, Sendable {
         }
     }
 
+    /// A Cashu token (read, or refused as one): Tender's Cashu wallet takes these, not the
+    /// Tender payment path.
+    public var isCashuToken: Bool {
+        if case .cashu = self { return true }
+        if case .unknown(let text) = self {
+            let head = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+                .lowercased()
+            return head.hasPrefix("cashua") || head.hasPrefix("cashub")
+                || head.hasPrefix("cashu:cashu")
+        }
+        return false
+    }
+
     /// Whether Tender can pay (or accept) what was scanned.
     public var isPayableByTender: Bool {
         switch self {

@@ -12,7 +12,10 @@ extension CashuWallet {
     ) throws(NodeError) -> CashuPayment {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let token: Token
-        do { token = try Token.decode(trimmed) } catch { throw Self.refused(error) }
+        do { token = try Token.decode(trimmed) } catch {
+            throw Self.refused(error).noting(
+                "the token is incomplete or damaged: ask for it again, copied whole")
+        }
         do {
             let keysets = try store.keysets(mint: token.mint)
             guard !keysets.isEmpty else {
