@@ -62,8 +62,8 @@ url=$(start_mint)
 
 step "1. the stall takes a token offline once it holds the mint's keys"
 t init --data-dir stall --scrypt-n 1024 >/dev/null
-wallet alice invoice 1000 >/dev/null
-wallet alice -u usd invoice 20 >/dev/null
+bash "$rig/fund.sh" "$url" "$work/alice" 1000
+bash "$rig/fund.sh" "$url" "$work/alice" 20 -u usd
 first=$(wallet alice send 21 -d | token_of)
 spent_elsewhere=$(wallet alice send 13 -d | token_of)
 locked_other=$(wallet alice send 4 -d -l P2PK:0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798 | token_of)

@@ -33,6 +33,15 @@ struct CashuMintRig: Sendable {
         return output
     }
 
+    /// Mints `amount` into nutshell's wallet `name` (Rigs/cashu-mint/fund.sh: a quote, then
+    /// claimed, with no websocket wait).
+    func fund(_ name: String, _ amount: UInt64) throws {
+        let script = Self.rigDirectory.appendingPathComponent("fund.sh").path
+        let dir = directory.appendingPathComponent("wallet-\(name)").path
+        let (status, output) = try Shell.run("/bin/bash", [script, url, dir, String(amount)])
+        guard status == 0 else { throw MintTestFailure("fund \(name) \(amount): \(output)") }
+    }
+
     /// A BOLT11 invoice for `sats` from a node that is not the mint (random keys), which the
     /// FakeWallet pays as an outgoing payment, with a fee reserve.
     func externalInvoice(sats: UInt64) throws -> String {

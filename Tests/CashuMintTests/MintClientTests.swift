@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func swapsATokenNutshellSent() async throws {
-        _ = try rig.wallet("sender", ["invoice", "1000"])
+        try rig.fund("sender", 1000)
         let sent = try rig.wallet("sender", ["send", "--dleq", "100"])
         let text = try #require(
             sent.split(whereSeparator: \.isWhitespace).last { $0.hasPrefix("cashuB") })

@@ -106,6 +106,13 @@ extension CashuDatabase {
                 }
             }
             let total = counts.values.reduce(0, +)
+            if total == 0 {
+                // Its proofs were forgeries the mint refused, since taken genuinely in
+                // another token (`receive`): refused whole.
+                refused = UInt64(row["amount"] as Int64)
+                refusal =
+                    "the mint refused its signatures; the genuine proofs came in a later token"
+            }
             // A refusal is the news that matters most: shown before what is still held.
             let refusedCount = counts["refused", default: 0]
             state =

@@ -20,10 +20,19 @@ extension CashuDatabase {
                 throw CashuStoreError(
                     .unknownMint, "mint \(token.mint) is not one this wallet knows")
             }
-            for y in ys {
+            for (index, y) in ys.enumerated() {
                 if let row = try Row.fetchOne(
-                    db, sql: "SELECT payment, state FROM proofs WHERE y = ?", arguments: [Data(y)])
+                    db, sql: "SELECT payment, state, c FROM proofs WHERE y = ?",
+                    arguments: [Data(y)])
                 {
+                    // A proof the mint refused whose signature was not this one's was a
+                    // forgery of its secret: it does not keep the genuine proof out.
+                    if row["state"] as String == "refused",
+                        Array(row["c"] as Data) != token.proofs[index].signature.compressed
+                    {
+                        try db.execute(sql: "DELETE FROM proofs WHERE y = ?", arguments: [Data(y)])
+                        continue
+                    }
                     let payment = (row["payment"] as Int64?).map { " (payment \($0))" } ?? ""
                     throw CashuStoreError(
                         .alreadyHeld,

@@ -54,9 +54,9 @@ struct CashuReceiveCommand: AsyncParsableCommand {
                 return
             }
             print(
-                "Received \(CashuUnit.text(UInt128(payment.amount), unit: payment.unit)) from \(payment.mint) (payment \(payment.id))."
+                "Received \(CashuUnit.text(UInt128(payment.amount - payment.refused), unit: payment.unit)) from \(payment.mint) (payment \(payment.id))."
             )
-            if payment.state == .swapped {
+            if payment.state == .swapped || payment.state == .partRefused {
                 print("Swapped at the mint at once: the wallet's own now.")
             } else if payment.locked == payment.amount, let until = payment.lockedUntil {
                 print(
@@ -89,13 +89,20 @@ struct CashuReceiveCommand: AsyncParsableCommand {
             try await wallet.receiveOnline(
                 text, client: client, now: { global.clock.now() }, requireLock: requireLock)
         }
-        if payment.refused > 0 {
+        if payment.refused >= payment.amount {
             throw NodeError(
                 .refusedEcash(
                     code: "spent-elsewhere",
                     reason:
-                        "the mint refused \(CashuUnit.text(UInt128(payment.refused), unit: payment.unit)) of it: \(payment.refusal ?? "spent elsewhere")"
-                ))
+                        "the mint refused it: \(payment.refusal ?? "spent elsewhere")"))
+        }
+        if payment.refused > 0 {
+            let refused = CashuUnit.text(UInt128(payment.refused), unit: payment.unit)
+            let taken = CashuUnit.text(
+                UInt128(payment.amount - payment.refused), unit: payment.unit)
+            note(
+                "tender: warning: the mint refused \(refused) of it (\(payment.refusal ?? "spent elsewhere")); \(taken) was taken"
+            )
         }
         if let failure = report.failure, payment.state != .swapped {
             throw NodeError(

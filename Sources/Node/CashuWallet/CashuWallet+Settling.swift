@@ -221,7 +221,9 @@ extension CashuWallet {
                 try store.failSwap(swap, refused: refused, now: now())
                 return refused.isEmpty ? .heldAsBefore : .someSpentElsewhere
             }
-            if Self.inputCodes.contains(code) { return .refusedInput("\(detail) (code \(code))") }
+            if !Self.requestCodes.contains(code) {
+                return .refusedInput("\(detail) (code \(code))")
+            }
             try store.failSwap(swap, refused: [:], now: now())
             return .heldAsBefore
         case .invalidRequest:
@@ -232,12 +234,15 @@ extension CashuWallet {
         }
     }
 
-    /// The mint's codes that may condemn the inputs themselves (error_codes.md): proof or
-    /// witness verification failed, keyset unknown or expired, and nutshell's generic
-    /// transaction error (11000: a witness on a plain proof, mixed SIG_ALL inputs). The batch is
-    /// split to find the proof the mint refuses alone; anything else (pending, limits, this
-    /// wallet's own mistakes) leaves the proofs held, to be tried again.
-    static let inputCodes: Set<Int> = [10001, 11000, 12001, 12003]
+    /// The mint's codes about the request rather than its inputs (error_codes.md): outputs
+    /// already signed or pending, an unbalanced or oversized swap, units, an inactive keyset
+    /// for the outputs. The proofs are held as before, to be tried again. Any other refusal
+    /// (a proof or witness that fails, an unknown or expired keyset, nutshell's generic 11000
+    /// and 0) may be about one input: the batch is split to find the proof the mint refuses
+    /// alone, so one bad proof cannot hold the others back.
+    static let requestCodes: Set<Int> = [
+        11002, 11003, 11004, 11005, 11006, 11008, 11009, 11010, 11014, 11015, 11016, 11017, 12002,
+    ]
 
     /// The inputs with the witnesses their locks need: a signature by this wallet's lock key
     /// over each secret (NUT-11 SIG_INPUTS), or over the whole swap (SIG_ALL).
