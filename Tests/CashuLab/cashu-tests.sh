@@ -152,6 +152,10 @@ grep -q "insufficient funds: 21 sat spendable" err.txt || fail "too much is not 
 t cashu send 1.25 --unit USD --mint "$url" --data-dir stall --out give4.txt 2>/dev/null
 wallet carol -u usd receive "$(cat give4.txt)" >/dev/null || fail "nutshell did not take the stall's usd token"
 expect_status 64 t cashu mint add "127.0.0.1:$port" --data-dir stall
+# The wallet's own balance shows the Cashu wallet beside its Tender coins.
+t balance --data-dir stall | grep -q "Cashu ecash" || fail "tender balance does not show Cashu"
+t balance --data-dir stall --json | python3 -c "import json, sys; assert sum(b['spendable'] for b in json.load(sys.stdin)['cashu'] if b['unit'] == 'sat') == 21" ||
+    fail "tender balance --json does not hold the Cashu balance"
 expect_status 73 t cashu send 1 --mint "$url" --data-dir stall --out give1.txt
 
 echo "cashu tests: all passed in $(($(date +%s) - started)) s"

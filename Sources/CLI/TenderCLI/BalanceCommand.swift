@@ -1,4 +1,6 @@
 import ArgumentParser
+import CashuStore
+import Foundation
 import NodeKit
 import Tender
 
@@ -10,7 +12,8 @@ struct BalanceCommand: ParsableCommand {
         discussion: """
             The home domain's first (`assets` in --json), then each other domain the node \
             holds coins in (`domains` in --json lists all of them). What was redeemed (paid \
-            by the vault to this address on chain) and what is being redeemed show too.
+            by the vault to this address on chain) and what is being redeemed show too, and the Cashu \
+            wallet's balance when there is one (`cashu` in --json).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -24,8 +27,10 @@ struct BalanceCommand: ParsableCommand {
             let balances = try wallets.map { wallet throws(NodeError) in
                 try wallet.balances(now: now)
             }
+            let cashu = try cashuBalances()
             if output.json {
                 try printJSON([
+                    "cashu": cashu.map(cashuBalanceJSON),
                     "address": node.home.address.checksummed,
                     "assets": Self.json(balances[0]),
                     "domains": zip(wallets, balances).map { wallet, balances in
@@ -47,6 +52,10 @@ struct BalanceCommand: ParsableCommand {
                 }
                 Self.show(balances, try global.host.denominations(for: wallet))
             }
+            if !cashu.isEmpty {
+                print("Cashu ecash (tender cashu balance):")
+                for balance in cashu { print("  " + cashuBalanceText(balance)) }
+            }
         }
     }
 
@@ -64,6 +73,17 @@ struct BalanceCommand: ParsableCommand {
     }
 
     /// Amounts as people read them (`2.50 USDC`), right-aligned per asset.
+    /// The Cashu wallet's balances, when the folder has one (read only: nothing is unlocked).
+    private func cashuBalances() throws(NodeError) -> [CashuBalance] {
+        let path = global.host.directory.cashu
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        return try cashu {
+            let store = try CashuDatabase(path: path)
+            defer { try? store.close() }
+            return try store.balances()
+        }
+    }
+
     static func show(_ balances: [Address: Balance], _ denominations: Denominations) {
         let assets = balances.keys.sorted()
         if assets.isEmpty { Swift.print("No coins yet.") }

@@ -22,35 +22,11 @@ struct CashuBalanceCommand: ParsableCommand {
             let wallet = try global.host.openCashu(signing: false)
             let balances = try cashu { try wallet.store.balances() }
             if output.json {
-                try printJSON(
-                    balances.map { balance in
-                        [
-                            "mint": balance.mint, "unit": balance.unit,
-                            "spendable": Int(balance.spendable),
-                            "atRisk": Int(balance.atRisk), "swapping": Int(balance.swapping),
-                            "locked": Int(balance.locked),
-                        ]
-                    })
+                try printJSON(balances.map(cashuBalanceJSON))
                 return
             }
             if balances.isEmpty { print("No Cashu held.") }
-            for balance in balances {
-                let amount = { (value: UInt64) in CashuUnit.text(UInt128(value), unit: balance.unit)
-                }
-                var line = "\(balance.mint): \(amount(balance.spendable)) spendable"
-                if balance.atRisk > 0 {
-                    line += ", \(amount(balance.atRisk)) taken offline (at risk until swapped)"
-                }
-                if balance.locked > 0 {
-                    line +=
-                        ", \(amount(balance.locked)) taken offline locked to this wallet (the payer cannot spend it)"
-                }
-                if balance.swapping > 0 {
-                    line +=
-                        ", \(amount(balance.swapping)) swapping (a swap at the mint in flight or cut short: the next sync finishes it)"
-                }
-                print(line)
-            }
+            for balance in balances { print(cashuBalanceText(balance)) }
         }
     }
 }

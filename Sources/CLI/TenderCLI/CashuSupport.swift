@@ -89,3 +89,29 @@ func cashuJSON(_ payment: CashuPayment) -> [String: Any] {
     }
     return json
 }
+
+func cashuBalanceJSON(_ balance: CashuBalance) -> [String: Any] {
+    [
+        "mint": balance.mint, "unit": balance.unit, "spendable": Int(balance.spendable),
+        "atRisk": Int(balance.atRisk), "swapping": Int(balance.swapping),
+        "locked": Int(balance.locked),
+    ]
+}
+
+/// One mint's balance in one unit, as a person reads it.
+func cashuBalanceText(_ balance: CashuBalance) -> String {
+    let amount = { (value: UInt64) in CashuUnit.text(UInt128(value), unit: balance.unit) }
+    var line = "\(balance.mint): \(amount(balance.spendable)) spendable"
+    if balance.atRisk > 0 {
+        line += ", \(amount(balance.atRisk)) taken offline (at risk until swapped)"
+    }
+    if balance.locked > 0 {
+        line +=
+            ", \(amount(balance.locked)) taken offline locked to this wallet (the payer cannot spend it)"
+    }
+    if balance.swapping > 0 {
+        line +=
+            ", \(amount(balance.swapping)) swapping (a swap at the mint in flight or cut short: the next sync finishes it)"
+    }
+    return line
+}
