@@ -1,17 +1,11 @@
 import AsyncHTTPClient
+import Cashu
 import CashuMint
 import CashuStore
 import CashuWallet
 import Foundation
 import NodeKit
 import PaymentCodes
-
-/// A mint URL as the store keys it: no trailing slash (NUT-00).
-func normalizedMint(_ url: String) -> String {
-    var url = url
-    while url.hasSuffix("/") { url.removeLast() }
-    return url
-}
 
 /// A mint URL as given on the command line, normalised; refused unless http or https.
 func checkedMint(_ url: String) throws(NodeError) -> String {
@@ -20,7 +14,7 @@ func checkedMint(_ url: String) throws(NodeError) -> String {
         throw NodeError(
             .usage("'\(url.prefix(80))' is not a mint URL: it must start with http:// or https://"))
     }
-    return normalizedMint(url)
+    return Token.normalized(mint: url)
 }
 
 /// Runs `body` with a client for `mint`, shut down after.

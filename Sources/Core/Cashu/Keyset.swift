@@ -77,4 +77,13 @@ public struct Keyset: Hashable, Sendable {
 
     /// The fee the mint takes for spending `inputs` proofs of this keyset, rounded up (NUT-02).
     public func fee(inputs: Int) -> UInt64 { (UInt64(inputs) * inputFeePPK + 999) / 1000 }
+
+    /// The fee for spending `proofs`, each at its own keyset's rate, rounded up once (NUT-02).
+    /// A rate is a mint's word: capped, so a hostile one cannot make the sum overflow.
+    public static func fee(for proofs: [Proof], in keysets: [Keyset]) -> UInt64 {
+        let ppk = proofs.reduce(UInt64(0)) { sum, proof in
+            sum + min(keysets.first { $0.id == proof.keysetID }?.inputFeePPK ?? 0, 1 << 40)
+        }
+        return (ppk + 999) / 1000
+    }
 }

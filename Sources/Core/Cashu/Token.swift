@@ -31,7 +31,8 @@ public struct Token: Hashable, Sendable {
         return total
     }
 
-    static func normalized(mint: String) -> String {
+    /// A mint URL as tokens and wallets key it: no trailing slash (NUT-00).
+    public static func normalized(mint: String) -> String {
         var mint = mint
         while mint.hasSuffix("/") { mint.removeLast() }
         return mint

@@ -1,6 +1,7 @@
 import Cashu
 import CashuMint
 import CashuStore
+import Foundation
 import NodeKit
 
 extension CashuWallet {
@@ -61,17 +62,4 @@ extension CashuWallet {
         do { settled = try store.payment(payment.id) ?? payment } catch { throw Self.failed(error) }
         return (settled, report)
     }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
-        var text = Substring(self)
-        while let first = text.first, set.contains(first) { text = text.dropFirst() }
-        while let last = text.last, set.contains(last) { text = text.dropLast() }
-        return String(text)
-    }
-}
-
-extension Set where Element == Character {
-    fileprivate static let whitespacesAndNewlines: Set<Character> = [" ", "\t", "\n", "\r", "\r\n"]
 }

@@ -71,10 +71,7 @@ extension CashuWallet {
                 guard !overflow else { break }
                 chosen.append(proof)
                 total = sum
-                let ppk = chosen.reduce(UInt64(0)) { sum, input in
-                    sum + min(keysets.first { $0.id == input.keysetID }?.inputFeePPK ?? 0, 1 << 40)
-                }
-                fee = (ppk + 999) / 1000
+                fee = Keyset.fee(for: chosen, in: keysets)
             }
             guard total >= amount + fee else {
                 throw try insufficient(amount, unit: unit, mint: client.url, fee: fee)

@@ -128,11 +128,7 @@ extension CashuWallet {
         into report: inout CashuSettlement, retry: Bool
     ) async throws {
         let total = inputs.reduce(UInt64(0)) { $0 + $1.amount }
-        // Fees are a mint's word: capped so a hostile one cannot make the sum overflow.
-        let feePPK = inputs.reduce(UInt64(0)) { sum, proof in
-            sum + min(keysets.first { $0.id == proof.keysetID }?.inputFeePPK ?? 0, 1 << 40)
-        }
-        let fee = (feePPK + 999) / 1000
+        let fee = Keyset.fee(for: inputs, in: keysets)
         guard total > fee else { return }
         var generator = SystemRandomNumberGenerator()
         let outputs = (total - fee).powersOfTwo.map {
