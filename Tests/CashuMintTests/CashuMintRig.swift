@@ -92,7 +92,8 @@ struct CashuMintScope: SuiteTrait, TestScoping {
         }
         let client = MintClient.makeHTTPClient()
         let mint = CashuMintRig(
-            url: url, directory: directory, mint: MintClient(url: url, client: client))
+            url: url, directory: directory,
+            mint: MintClient(url: url, client: client, timeout: .seconds(600)))
         var failure: (any Error)?
         do { try await CashuMintRig.$current.withValue(mint) { try await function() } } catch {
             failure = error

@@ -13,7 +13,9 @@ import Testing
         let client = MintClient.makeHTTPClient()
         let kind: MintError.Kind?
         do {
-            try await call(MintClient(url: "http://127.0.0.1:\(server.port)", client: client))
+            try await call(
+                MintClient(
+                    url: "http://127.0.0.1:\(server.port)", client: client, timeout: .seconds(600)))
             kind = nil
         } catch { kind = error.kind }
         try await client.shutdown()

@@ -23,12 +23,13 @@ extension CashuMintRig {
 
     /// The mint quote once the FakeWallet has paid its invoice (a fraction of a second).
     func paid(_ quote: MintQuote) async throws -> MintQuote {
-        let deadline = ContinuousClock.now + .seconds(15)
+        // Generous: a busy machine may be slow; the loop ends as soon as the quote is paid.
+        let deadline = ContinuousClock.now + .seconds(600)
         while true {
             let state = try await mint.mintQuoteState(quote.quote)
             if state.state != .unpaid { return state }
             guard ContinuousClock.now < deadline else {
-                throw MintTestFailure("mint quote \(quote.quote) still unpaid after 15 s")
+                throw MintTestFailure("mint quote \(quote.quote) still unpaid after 600 s")
             }
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -58,7 +58,7 @@ import Testing
     }
 
     private func withMint(
-        _ url: String, timeout: Duration = .seconds(5), _ body: (MintClient) async throws -> Void
+        _ url: String, timeout: Duration = .seconds(600), _ body: (MintClient) async throws -> Void
     ) async throws {
         let client = MintClient.makeHTTPClient()
         do { try await body(MintClient(url: url, client: client, timeout: timeout)) } catch {
