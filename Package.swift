@@ -249,6 +249,7 @@ let package = Package(
             name: "NodeAPI",
             dependencies: [
                 "APIBodies", "NodeKit", "Tender", "PaymentCodes", "Secp256k1", "QR",
+                "CashuWallet", "CashuStore", "Cashu", "Codecs",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -280,7 +281,7 @@ let package = Package(
             dependencies: [
                 "NodeKit", "NodeHost", "NodeAPI", "NodeLogging", "Bluetooth", "BlueZ", "Noise",
                 "PaymentSession", "QRTransport", "EVMSettlement", "Settlement", "EVM", "DevTools",
-                "Posix", "Camera", "Scanning", "QR",
+                "Posix", "Camera", "Scanning", "QR", "CashuMint", "CashuWallet",
                 "Secp256k1", "Tender",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -475,7 +476,8 @@ let package = Package(
             name: "NodeAPITests",
             dependencies: [
                 "NodeAPI", "NodeKit", "PaymentCodes", "QR", "Tender", "TenderTestSupport",
-                "NodeTestSupport", "Settlement",
+                "NodeTestSupport", "Settlement", "Cashu", "CashuStore", "CashuWallet",
+                "CashuTestSupport", "Secp256k1",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -17,6 +17,9 @@
 #  4. The stall gives tokens: offline (exact proofs) and split at the mint, and locked to
 #     another wallet's key; nutshell's wallet receives them; the balance adds up. Too much
 #     (65), an output file that exists (73), a URL that is not one (64).
+#  5. The stall's `tender node`: a token handed to its API is taken offline (201), refused
+#     when taken before (409) or cut (422), announced on the event stream, and swapped by the
+#     node's own sync; its log, metrics and Cashu balance say so.
 #   TENDER=.build/debug/tender bash Tests/CashuLab/cashu-tests.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -157,5 +160,46 @@ t balance --data-dir stall | grep -q "Cashu ecash" || fail "tender balance does 
 t balance --data-dir stall --json | python3 -c "import json, sys; assert sum(b['spendable'] for b in json.load(sys.stdin)['cashu'] if b['unit'] == 'sat') == 21" ||
     fail "tender balance --json does not hold the Cashu balance"
 expect_status 73 t cashu send 1 --mint "$url" --data-dir stall --out give1.txt
+
+step "5. the stall's node: a token handed to its API is taken offline and swapped by its sync"
+api=$(free_port)
+TENDER_SYNC_INTERVAL=1 "$tender" node --data-dir stall --listen "127.0.0.1:$api" >node.log 2>&1 &
+node_pid=$!
+stop_node() { kill "$node_pid" 2>/dev/null; wait "$node_pid" 2>/dev/null || true; }
+trap 'stop_node; cleanup' EXIT
+# Each wait ends as soon as its condition holds; the deadline is for a machine that is busy.
+until_ok() {
+    local seconds=$1
+    shift
+    for _ in $(seq $((seconds * 10))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+    return 1
+}
+until_ok 120 curl -sf "http://127.0.0.1:$api/healthz" || fail "the node did not start: $(tail -5 node.log)"
+call() { curl -s -H "Authorization: Bearer $(cat stall/api-token)" "$@"; }
+post_token() { call -o answer.json -w '%{http_code}' -H 'Content-Type: text/plain' --data-binary "$1" \
+    "http://127.0.0.1:$api/api/cashu/tokens"; }
+call -N "http://127.0.0.1:$api/api/events" >events.txt &
+events_pid=$!
+until_ok 60 grep -q "tender payments" events.txt || fail "the event stream did not open"
+paid=$(wallet alice send 9 -d | token_of)
+[ "$(post_token "$paid")" = 201 ] || fail "the node did not take a token: $(cat answer.json)"
+grep -q '"state":"received"' answer.json || fail "a token taken offline is not said received: $(cat answer.json)"
+id=$(python3 -c "import json; print(json.load(open('answer.json'))['id'])")
+[ "$(post_token "$paid")" = 409 ] || fail "a token taken twice was not refused (409): $(cat answer.json)"
+forged=$(printf '%s' "$paid" | head -c 60)
+[ "$(post_token "$forged")" = 422 ] || fail "a cut token was not refused (422): $(cat answer.json)"
+swapped() {
+    call "http://127.0.0.1:$api/api/cashu/payments" |
+        python3 -c "import json, sys; assert any(p['id'] == $id and p['state'] == 'swapped' for p in json.load(sys.stdin)['payments'])"
+}
+until_ok 300 swapped || fail "the node's sync did not swap the token: $(grep -i cashu node.log | tail -3)"
+until_ok 60 grep -q '^event: cashu' events.txt || fail "the event stream did not announce the token"
+kill "$events_pid" 2>/dev/null || true
+grep -q "sync: Cashu $url: swapped 9 sat" node.log || fail "the node's log does not say what it swapped: $(grep -i cashu node.log | tail -3)"
+call "http://127.0.0.1:$api/metrics" | grep -q 'tender_cashu_swapped_total{unit="sat"} 9' ||
+    fail "the metrics do not count the swap"
+call "http://127.0.0.1:$api/api/cashu/balance" | python3 -c "import json, sys; assert sum(int(b['spendable']) for b in json.load(sys.stdin)['balances'] if b['unit'] == 'sat') == 30" ||
+    fail "the API's Cashu balance is not 21 + 9 sat"
+stop_node
 
 echo "cashu tests: all passed in $(($(date +%s) - started)) s"

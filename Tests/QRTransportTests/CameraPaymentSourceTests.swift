@@ -78,6 +78,23 @@ import Testing
         #expect(try await waiting.value == nil)
     }
 
+    /// A Cashu token shown as a Cashu wallet shows one (its text in one code, then the same
+    /// held in view) is passed on once, as its text, for the node's Cashu wallet; a Tender
+    /// payment beside it is still taken.
+    @Test func aCashuTokenShownIsPassedOnOnceAsItsText() async throws {
+        let bob = try node.wallet(world.bobKey)
+        let token = "cashuBo2FteBtodHRwOi8vbWludC50ZXN0OjMzMzhhdWNzYXQ"
+        let code = try QREncoder.encode(segmentedText: token)
+        let shown = try #require(VideoFrame.compose(code, width: 640, height: 480))
+        let (good, _) = paymentAndForgery(id: 1)
+        let camera = PlayedCamera(
+            [shown, shown] + blank() + [shown] + (try frames(of: good)), vanishAfter: true)
+        let events = Events()
+        let source = CameraPaymentSource(opening: camera.opener) { events.append($0) }
+        #expect(try await takePayments(into: bob, from: source) == ["accepted"])
+        #expect(events.lines.filter { $0.hasPrefix("cashu") } == ["cashu \(token)"])
+    }
+
     @Test func aMissingCameraIsNamed() async throws {
         let source = CameraPaymentSource(opening: CameraPaymentSource.webcam("/dev/video-none"))
         do {
@@ -196,6 +213,7 @@ private final class Events: Sendable {
             switch event {
             case .opened(let camera): "opened \(camera)"
             case .offered(let requestID): "offered \(requestID.hex)"
+            case .cashuToken(let text): "cashu \(text)"
             case .skipped(let why): "skipped \(why)"
             }
         list.withLock { $0.append(line) }

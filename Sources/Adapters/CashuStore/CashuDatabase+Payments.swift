@@ -68,6 +68,26 @@ extension CashuDatabase {
         }
     }
 
+    /// Tokens taken after payment `id`, oldest first, with the newest id read (`id` when
+    /// none): the node's feed reads them as they land, whichever process took them.
+    public func incomingPayments(
+        after id: Int64
+    ) throws -> (
+        payments: [CashuPayment], last: Int64
+    ) {
+        try read { db in
+            let ids = try Int64.fetchAll(
+                db, sql: "SELECT id FROM payments WHERE direction = 'in' AND id > ? ORDER BY id",
+                arguments: [id])
+            return (try ids.map { try Self.payment(db, id: $0) }, ids.last ?? id)
+        }
+    }
+
+    /// The newest payment's id (0 when there is none).
+    public func lastPaymentID() throws -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM payments") ?? 0 }
+    }
+
     public func payment(_ id: Int64) throws -> CashuPayment? {
         try read { db in
             try Bool.fetchOne(db, sql: "SELECT 1 FROM payments WHERE id = ?", arguments: [id])

@@ -59,16 +59,11 @@ struct CashuSyncCommand: AsyncParsableCommand {
             }
             if reports.isEmpty { print("Nothing to swap.") }
             for report in reports {
-                let amounts = { (values: [String: UInt64]) in
-                    values.sorted { $0.key < $1.key }
-                        .map { CashuUnit.text(UInt128($0.value), unit: $0.key) }.joined(
-                            separator: " and ")
-                }
                 var line =
-                    "\(report.mint): swapped \(report.swapped.isEmpty ? "nothing" : amounts(report.swapped))"
+                    "\(report.mint): swapped \(report.swapped.isEmpty ? "nothing" : CashuSettlement.text(report.swapped))"
                 if !report.refused.isEmpty {
                     line +=
-                        "; refused \(amounts(report.refused)): not paid, the token was spent elsewhere first (kept as evidence: `tender cashu history --json`)"
+                        "; refused \(CashuSettlement.text(report.refused)): not paid, the token was spent elsewhere first (kept as evidence: `tender cashu history --json`)"
                 }
                 if report.recovered > 0 {
                     line +=

@@ -1,3 +1,5 @@
+import PaymentCodes
+
 /// What one sync did at one mint.
 public struct CashuSettlement: Sendable, Hashable {
     public let mint: String
@@ -15,4 +17,32 @@ public struct CashuSettlement: Sendable, Hashable {
     public var failure: String?
 
     public init(mint: String) { self.mint = mint }
+}
+
+extension CashuSettlement {
+    /// Whether anything happened worth a line in a log (a pass with nothing to do says nothing).
+    public var isEmpty: Bool {
+        swapped.isEmpty && refused.isEmpty && recovered == 0 && failure == nil
+    }
+
+    /// One line for people: what was swapped, refused and recovered; why it did not finish.
+    public var summary: String {
+        var line = "\(mint): swapped \(swapped.isEmpty ? "nothing" : Self.text(swapped))"
+        if !refused.isEmpty {
+            line +=
+                "; refused \(Self.text(refused)): not paid, the token was spent elsewhere first (kept as evidence)"
+        }
+        if recovered > 0 {
+            line += "; \(recovered) swap(s) cut short earlier finished from the mint's records"
+        }
+        if let failure { line += "; not finished: \(failure) (tried again at the next sync)" }
+        return line
+    }
+
+    /// Amounts by unit, each as people read it: `2.50 usd and 21 sat`.
+    public static func text(_ amounts: [String: UInt64]) -> String {
+        amounts.sorted { $0.key < $1.key }
+            .map { CashuUnit.text(UInt128($0.value), unit: $0.key) }
+            .joined(separator: " and ")
+    }
 }

@@ -69,6 +69,7 @@ public enum APIRouter {
             return EventStream.response(events)
         }
         AutomaticPaymentRoutes.add(to: api, node)
+        CashuRoutes.add(to: api, node)
         return router
     }
 

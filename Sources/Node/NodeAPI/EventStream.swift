@@ -5,8 +5,9 @@ import ServiceLifecycle
 
 /// Server-Sent Events (the HTML living standard, §9.2): `event: payment` with the payment as
 /// JSON and its request id as the event id, `event: paying` with `{"requestId": …}` when a
-/// payer offers a payment, and a comment line every `keepAlive` so proxies and browsers keep
-/// an idle stream open. The stream ends when the node stops.
+/// payer offers a payment, `event: cashu` with a Cashu token taken, and a comment line every
+/// `keepAlive` so proxies and browsers keep an idle stream open. The stream ends when the node
+/// stops.
 enum EventStream {
     static func response(
         _ events: AsyncStream<FeedEvent>, keepAlive: Duration = .seconds(15)
@@ -52,6 +53,9 @@ enum EventStream {
             let data = String(
                 decoding: try encoder.encode(["requestId": requestID]), as: UTF8.self)
             return "event: paying\ndata: \(data)\n\n"
+        case .cashu(let payment):
+            let data = String(decoding: try encoder.encode(payment), as: UTF8.self)
+            return "event: cashu\nid: cashu-\(payment.id)\ndata: \(data)\n\n"
         }
     }
 }

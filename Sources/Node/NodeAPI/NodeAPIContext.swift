@@ -24,6 +24,8 @@ public struct NodeAPIContext: Sendable {
     /// What the point-of-sale page charges in: the coin of a wallet's chain, for `/api/status`
     /// (polled by every till: the chain's coin alone, not the wallet's tokens too).
     public let charge: @Sendable (Wallet) -> Denomination
+    /// Where Cashu tokens go (Docs/CASHU.md); nil: the node takes none.
+    public let cashu: CashuPayee?
     /// The names a request's Host may carry (IP literals and localhost always may).
     public let hosts: HostAllowList
     /// What connections and event streams may hold of the node.
@@ -36,8 +38,9 @@ public struct NodeAPIContext: Sendable {
         denominations: @escaping @Sendable (Wallet) -> Denominations = { _ in Denominations() },
         charge: (@Sendable (Wallet) -> Denomination)? = nil,
         hosts: HostAllowList = HostAllowList(), limits: ConnectionLimits = ConnectionLimits(),
-        syncNow: @escaping @Sendable () async -> Void
+        cashu: CashuPayee? = nil, syncNow: @escaping @Sendable () async -> Void
     ) {
+        self.cashu = cashu
         self.hosts = hosts
         self.limits = limits
         self.wallets = wallets

@@ -1,3 +1,4 @@
+import CashuWallet
 import Foundation
 import Hummingbird
 import NodeKit
@@ -68,6 +69,31 @@ public final class NodeMetrics: Sendable {
     /// The Bluetooth payee service failed (not a session: the service itself).
     public func bluetoothFailed() { errors("bluetooth").increment() }
 
+    /// A Cashu token was taken offline (by the camera or the API) or refused.
+    public func cashuTokenEnded(taken: Bool) {
+        registry.makeCounter(
+            descriptor: Self.series(
+                "cashu_tokens_total", "Cashu tokens offered to the node, by outcome."),
+            labels: [("outcome", taken ? "taken" : "refused")]
+        ).increment()
+    }
+
+    /// What a sync did at a Cashu mint: amounts swapped and refused, by unit (in its smallest
+    /// unit: cents for usd).
+    public func cashuSettled(_ report: CashuSettlement) {
+        for (kind, amounts) in [("swapped", report.swapped), ("refused", report.refused)] {
+            for (unit, amount) in amounts {
+                registry.makeCounter(
+                    descriptor: Self.series(
+                        "cashu_\(kind)_total",
+                        "Cashu amounts \(kind) at their mints by the node's sync, by unit (its smallest)."
+                    ), labels: [("unit", unit)]
+                ).increment(by: Int64(clamping: amount))
+            }
+        }
+        if report.failure != nil { errors("cashu").increment() }
+    }
+
     /// A payment read by the camera was accepted (`paid`) or refused.
     public func cameraPaymentEnded(paid: Bool) {
         cameraPayments(paid ? "paid" : "refused").increment()
@@ -108,7 +134,8 @@ public final class NodeMetrics: Sendable {
     private func errors(_ source: String) -> Counter {
         registry.makeCounter(
             descriptor: Self.series(
-                "errors_total", "Errors, by where they happened (api, sync, bluetooth, camera)."),
+                "errors_total",
+                "Errors, by where they happened (api, sync, bluetooth, camera, cashu)."),
             labels: [("source", source)])
     }
 

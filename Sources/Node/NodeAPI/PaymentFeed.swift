@@ -1,3 +1,4 @@
+import CashuStore
 import Foundation
 import NodeKit
 import Synchronization
@@ -9,6 +10,8 @@ enum FeedEvent: Sendable {
     case payment(IncomingPaymentView)
     /// A payer offered a payment for this request (over Bluetooth); it is being checked.
     case paying(requestID: String)
+    /// A Cashu token was taken (by the camera, the API, or `receive` beside the node).
+    case cashu(CashuPaymentView)
 }
 
 /// Payments as they land, for every subscriber (the event stream, the point-of-sale page).
@@ -24,11 +27,17 @@ public actor PaymentFeed {
     /// How a wallet's amounts read, for each payment's `display` (never fails: a payment is
     /// announced in base units rather than not at all).
     private let denominations: @Sendable (Wallet) -> Denominations
+    /// The Cashu wallet's store, read the same way (nil: the node has none).
+    private let cashu: CashuDatabase?
+    /// The last Cashu payment read; nil until the first reading.
+    private var cashuRow: Int64?
 
     public init(
-        denominations: @escaping @Sendable (Wallet) -> Denominations = { _ in Denominations() }
+        denominations: @escaping @Sendable (Wallet) -> Denominations = { _ in Denominations() },
+        cashu: CashuDatabase? = nil
     ) {
         self.denominations = denominations
+        self.cashu = cashu
     }
 
     /// A stream of the payments that land from now on; it ends when the caller stops reading.
@@ -76,7 +85,26 @@ public actor PaymentFeed {
         for payment in landed.sorted(by: { $0.receivedAt < $1.receivedAt }) {
             announce(.payment(payment))
         }
-        return landed.count
+        let tokens = try readCashu()
+        for payment in tokens { announce(.cashu(CashuPaymentView(payment))) }
+        return landed.count + tokens.count
+    }
+
+    /// The Cashu tokens taken since the last reading (the first reading only learns where the
+    /// store stands).
+    private func readCashu() throws(NodeError) -> [CashuPayment] {
+        guard let cashu else { return [] }
+        do {
+            guard let row = cashuRow else {
+                cashuRow = try cashu.lastPaymentID()
+                return []
+            }
+            let (payments, last) = try cashu.incomingPayments(after: row)
+            cashuRow = last
+            return payments
+        } catch {
+            throw NodeError(.io("the Cashu store: \(error)"))
+        }
     }
 
     /// A payer is paying `requestID` now (a payment offered, not yet taken).

@@ -48,9 +48,12 @@ extension DataDirectory {
     }
 
     /// One Cashu settler or splitter at a time: two would each take the other's swap in
-    /// flight for one cut short and undo it. A second waits for the first.
-    public func lockForCashu() throws(NodeError) -> FileLock {
-        try FileLock(path + "/" + Names.cashu + ".lock", wait: true, busy: "")
+    /// flight for one cut short and undo it. A second waits for the first; or, not `waiting`
+    /// (the node, which must not hold a thread of its pool), is told `.busy`.
+    public func lockForCashu(waiting: Bool = true) throws(NodeError) -> FileLock {
+        try FileLock(
+            path + "/" + Names.cashu + ".lock", wait: waiting,
+            busy: "another process is swapping Cashu tokens in \(path)")
     }
 
     /// One issuance at a time from an issuer's folder: what is outstanding is read, checked

@@ -31,6 +31,8 @@ public actor CameraPaymentSource: PaymentSource {
         case opened(String)
         /// A whole payment for this request was read; it is being checked.
         case offered(requestID: Bytes32)
+        /// A Cashu token was read (Docs/CASHU.md): its text, for the node's Cashu wallet.
+        case cashuToken(String)
         /// A code was read that is not a payment, or not whole: why.
         case skipped(String)
     }
@@ -146,6 +148,10 @@ public actor CameraPaymentSource: PaymentSource {
                         events(.offered(requestID: requestID))
                         // Not taken (the exchange is behind): read it again when next seen.
                         if !pass(bytes) { passed.forget(bytes) }
+                    case .cashuToken(let text):
+                        // Held in view until the payer sees the till take it: taken once.
+                        guard passed.admit(bytes, now: .now) else { continue }
+                        events(.cashuToken(text))
                     case .notAPayment(let why):
                         events(.skipped(why))
                     }
@@ -161,9 +167,15 @@ public actor CameraPaymentSource: PaymentSource {
 enum PaymentCode: Equatable {
     /// A payment envelope (its request's id, read before any check): the wallet checks it.
     case payment(requestID: Bytes32)
+    /// A Cashu token's text (`cashuA…`, `cashuB…`, with or without `cashu:`), as shown by a
+    /// Cashu wallet in one code or animated (BC-UR): the Cashu wallet checks it.
+    case cashuToken(String)
     case notAPayment(String)
 
     static func classify(_ bytes: [UInt8]) -> PaymentCode {
+        if bytes.starts(with: Array("cashu".utf8)) {
+            return .cashuToken(String(decoding: bytes, as: UTF8.self))
+        }
         guard bytes.starts(with: ScannedCode.payloadPrefix) else {
             return .notAPayment("a code that is not a Tender payload")
         }

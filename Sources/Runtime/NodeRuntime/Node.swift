@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CashuMint
 import DevTools
 import EVM
 import Foundation
@@ -56,8 +57,14 @@ public struct Node: Sendable {
         let denominations: @Sendable (Wallet) -> Denominations = {
             host.displayDenominations(for: $0)
         }
-        let feed = PaymentFeed(denominations: denominations)
         let metrics = NodeMetrics()
+        // The key is unlocked only when the node needs it: to settle, to pay on its own, to
+        // take payments through a camera (the Bluetooth payee unlocks it once it finds an
+        // adapter, if not already).
+        let needsKey = settings.syncEnabled || !settings.limits.isEmpty || settings.camera != nil
+        let key = needsKey ? try host.keys.walletKey() : nil
+        let cashu = cashuPayee(key: key, metrics: metrics)
+        let feed = PaymentFeed(denominations: denominations, cashu: cashu?.wallet.store)
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         let current: @Sendable () throws(NodeError) -> NodeWallets = {
             [wallets] () throws(NodeError) in
@@ -70,15 +77,10 @@ public struct Node: Sendable {
                 }
             }
         ]
-        // The key is unlocked only when the node needs it: to settle, to pay on its own, to
-        // take payments through a camera (the Bluetooth payee unlocks it once it finds an
-        // adapter, if not already).
-        let needsKey = settings.syncEnabled || !settings.limits.isEmpty || settings.camera != nil
-        let key = needsKey ? try host.keys.walletKey() : nil
         services += await payeeServices(
             PayeeContext(
                 host: host, key: key, wallets: current, state: state, feed: feed,
-                metrics: metrics, logger: logger))
+                metrics: metrics, logger: logger, cashu: cashu))
         let settlement = await settlementService(key: key, wallets: current, metrics: metrics)
         services += settlement.map { [$0.service] } ?? []
         if let watchdog = Self.watchdog(notifier) { services.append(watchdog) }
@@ -88,7 +90,7 @@ public struct Node: Sendable {
                 ? nil : key.map { AutomaticPayer(key: $0, limits: settings.limits) },
             metrics: metrics, offers: offered, denominations: denominations,
             charge: { (try? host.nativeCoin(for: $0)) ?? .baseUnits },
-            hosts: Self.hosts(settings), limits: limits,
+            hosts: Self.hosts(settings), limits: limits, cashu: cashu,
             syncNow: { [loop = settlement?.loop] in await loop?.passNow() })
         let (listen, logger) = (settings.listen, logger)
         if openFiles < 4 * limits.maxConnections {
@@ -119,9 +121,30 @@ public struct Node: Sendable {
         var failure: (any Error)?
         do { try await application.runService() } catch { failure = error }
         try? notifier.notify("STOPPING=1")
-        try? await settlement?.client?.shutdown()
+        for client in settlement?.clients ?? [] { try? await client.shutdown() }
         if let failure { throw NodeError(.io("the node stopped: \(failure)")) }
         logger.info("tender node: stopped")
+    }
+
+    /// Where the camera and the API put Cashu tokens, as `[payee] cashu` allows: nil when it
+    /// is off, or when taking tokens needs the wallet key the node has not unlocked (the lock
+    /// key's public half not recorded yet: said in the log).
+    private func cashuPayee(key: PrivateKey?, metrics: NodeMetrics) -> CashuPayee? {
+        guard settings.cashu != .off else { return nil }
+        do {
+            guard let wallet = try host.openCashu(walletKey: key) else {
+                logger.warning(
+                    "Cashu tokens are not taken: the Cashu wallet's lock key is not recorded yet (open the Cashu wallet once with the passphrase)"
+                )
+                return nil
+            }
+            return CashuPayee(
+                wallet: wallet, requireLock: settings.cashu == .locked, clock: host.clock,
+                metrics: metrics)
+        } catch {
+            logger.warning("Cashu tokens are not taken: \(error)")
+            return nil
+        }
     }
 
     /// The payee services the settings turn on (Bluetooth, camera), each announced as starting.
@@ -147,23 +170,41 @@ public struct Node: Sendable {
     private func settlementService(
         key: PrivateKey?, wallets current: @escaping @Sendable () throws(NodeError) -> NodeWallets,
         metrics: NodeMetrics
-    ) async -> (service: any Service, loop: SettlementLoop, client: HTTPClient?)? {
+    ) async -> (service: any Service, loop: SettlementLoop, clients: [HTTPClient])? {
         guard settings.syncEnabled, let key else { return nil }
         let (host, state, logger) = (host, state, logger)
         let clock = host.clock
-        let pass: SettlementLoop.Pass
-        var client: HTTPClient?
+        var pass: SettlementLoop.Pass
+        var clients: [HTTPClient] = []
         if let fake = ports.settlement {
             pass = fake(key)
         } else {
             let rpcClient = EthereumRPC.makeHTTPClient()
-            client = rpcClient
+            clients.append(rpcClient)
             let chains = ChainPass(
                 wallets: current,
                 registry: { () throws(NodeError) in try host.chainRegistry() }, key: key,
                 client: rpcClient, clock: clock, replaceAfter: settings.replaceAfter,
                 homeEndpoint: NodeDefaults.rpc, redeem: settings.redeem)
             pass = { await chains(passesBefore: $0, events: $1) }
+        }
+        if let cashu = (try? host.openCashu(walletKey: key)) ?? nil {
+            let mintClient = MintClient.makeHTTPClient()
+            clients.append(mintClient)
+            let cashuPass = CashuPass(
+                wallet: cashu, directory: host.directory, client: mintClient, clock: clock)
+            pass = { [pass] before, events in
+                let chains = await pass(before, events)
+                let (settled, failures) = await cashuPass()
+                for report in settled where !report.isEmpty {
+                    metrics.cashuSettled(report)
+                    if report.failure == nil {
+                        logger.info("sync: Cashu \(report.summary)")
+                    }
+                }
+                return SettlementLoop.Outcome(
+                    open: chains.open, failures: chains.failures + failures)
+            }
         }
         let loop = SettlementLoop(
             interval: .milliseconds(Int64(settings.syncInterval * 1000)), pass: pass)
@@ -202,7 +243,7 @@ public struct Node: Sendable {
                 }
             }
         }
-        return (service, loop, client)
+        return (service, loop, clients)
     }
 
     /// The names the API answers to: any on a Unix socket, else the machine's and the listed

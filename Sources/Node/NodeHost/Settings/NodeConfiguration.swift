@@ -30,6 +30,9 @@ public struct NodeConfiguration: Sendable, Equatable {
     public var payeeName = "Tender"
     /// The camera the payee watches for payment codes (`/dev/video0`); none by default.
     public var camera: String?
+    /// Which Cashu tokens the payees (camera, API) take offline: any from a mint the wallet
+    /// holds the keys of, only those locked to the node's key, or none (Docs/CASHU.md).
+    public var cashu = CashuAcceptance.on
     /// How much the log says.
     public var logLevel = LogLevel.info
     /// One line per event, or one JSON object per line.
@@ -39,6 +42,8 @@ public struct NodeConfiguration: Sendable, Equatable {
     public var limits: [SpendingLimit] = []
 
     public enum Switch: String, Sendable, CaseIterable { case auto, on, off }
+
+    public enum CashuAcceptance: String, Sendable, CaseIterable { case on, locked, off }
 
     /// swift-log's levels, by their names.
     public enum LogLevel: String, Sendable, CaseIterable {
@@ -172,6 +177,12 @@ public struct NodeConfiguration: Sendable, Equatable {
                     "payee.camera", "must be a device path such as /dev/video0, got '\(path)'")
             }
             camera = path.isEmpty ? nil : path
+        }
+        if let text = file.payee?.cashu?.value {
+            guard let value = CashuAcceptance(rawValue: text) else {
+                throw mistake("payee.cashu", "must be on, locked or off, got '\(text)'")
+            }
+            cashu = value
         }
         if let text = file.log?.format?.value {
             guard let format = LogFormat(rawValue: text) else {

@@ -31,8 +31,9 @@ struct NodeSettingsFile: SettingsLayout {
         var bluetooth: SettingString?
         var name: SettingString?
         var camera: SettingString?
+        var cashu: SettingString?
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case bluetooth, name, camera }
+        enum CodingKeys: String, CodingKey, CaseIterable { case bluetooth, name, camera, cashu }
     }
 
     struct Log: Decodable {

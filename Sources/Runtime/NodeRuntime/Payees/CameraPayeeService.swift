@@ -115,6 +115,8 @@ struct CameraPayeeService: Service {
                 await state.service(Self.name, is: .serving("scanning \(camera)"))
             case .offered(let requestID):
                 await feed.paying(requestID)
+            case .cashuToken(let text):
+                context.take(cashuToken: text, via: Self.name)
             case .skipped(let why):
                 logger.debug("camera payee: skipped \(why)")
             }

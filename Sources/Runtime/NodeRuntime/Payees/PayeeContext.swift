@@ -1,3 +1,4 @@
+import CashuWallet
 import Logging
 import NodeAPI
 import NodeHost
@@ -16,6 +17,8 @@ struct PayeeContext: Sendable {
     let feed: PaymentFeed
     let metrics: NodeMetrics
     let logger: Logger
+    /// Where Cashu tokens shown to a payee go; nil: none are taken.
+    let cashu: CashuPayee?
 
     /// The wallet key, unlocked now if the node has not already (a payee without its device
     /// never needs it).
@@ -24,6 +27,24 @@ struct PayeeContext: Sendable {
     /// The wallet key, and the home wallet, which takes the payments.
     func keyAndHome() throws -> (key: PrivateKey, home: Wallet) {
         (try walletKey(), try wallets().home)
+    }
+
+    /// Takes a Cashu token a payee read (`via`: which one), said in the log; the feed
+    /// announces it.
+    func take(cashuToken text: String, via payee: String) {
+        guard let cashu else {
+            logger.info("\(payee) payee: a Cashu token was shown; this node takes none")
+            return
+        }
+        do {
+            let payment = try cashu.take(text)
+            let amount = CashuSettlement.text([payment.unit: payment.amount])
+            logger.info(
+                "\(payee) payee: took a Cashu token of \(amount) from \(payment.mint) offline (payment \(payment.id)); swapped at the next sync"
+            )
+        } catch {
+            logger.warning("\(payee) payee: refused a Cashu token: \(error)")
+        }
     }
 
     /// A payee service that gave up: says why (status, log), then waits for the node's end.
