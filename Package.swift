@@ -477,7 +477,7 @@ let package = Package(
             dependencies: [
                 "NodeAPI", "NodeKit", "PaymentCodes", "QR", "Tender", "TenderTestSupport",
                 "NodeTestSupport", "Settlement", "Cashu", "CashuStore", "CashuWallet",
-                "CashuTestSupport", "Secp256k1",
+                "CashuTestSupport", "Secp256k1", "Codecs",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

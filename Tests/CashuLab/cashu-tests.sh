@@ -19,7 +19,11 @@
 #     (65), an output file that exists (73), a URL that is not one (64).
 #  5. The stall's `tender node`: a token handed to its API is taken offline (201), refused
 #     when taken before (409) or cut (422), announced on the event stream, and swapped by the
-#     node's own sync; its log, metrics and Cashu balance say so.
+#     node's own sync; its log, metrics and Cashu balance say so. Its NUT-18 request is the
+#     one nutshell writes, and nutshell's wallet pays it with a token the node takes.
+#  6. `tender pay --cashu` pays a request locked to another wallet's key (only that wallet
+#     can take the token); an HTLC lock (64) and a mint the wallet does not hold (66) are
+#     refused.
 #   TENDER=.build/debug/tender bash Tests/CashuLab/cashu-tests.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -200,6 +204,28 @@ call "http://127.0.0.1:$api/metrics" | grep -q 'tender_cashu_swapped_total{unit=
     fail "the metrics do not count the swap"
 call "http://127.0.0.1:$api/api/cashu/balance" | python3 -c "import json, sys; assert sum(int(b['spendable']) for b in json.load(sys.stdin)['balances'] if b['unit'] == 'sat') == 30" ||
     fail "the API's Cashu balance is not 21 + 9 sat"
+# A NUT-18 request from the node (in-band): nutshell reads it as the request asked for, and
+# its wallet pays it by printing a token, which the till hands in.
+creq=$(call "http://127.0.0.1:$api/api/cashu/request?amount=7&id=sale1&memo=tea" |
+    python3 -c "import json, sys; print(json.load(sys.stdin)['request'])")
+nut18_py() { "$rig/.venv/bin/python" -c "from cashu.core.nuts.nut18 import serialize, deserialize; from cashu.core.base import PaymentRequest, NUT10Option; $1"; }
+nut18() { nut18_py "print(serialize(PaymentRequest($1)))"; }
+nut18_py "assert deserialize('$creq') == PaymentRequest(i='sale1', a=7, u='sat', s=True, m=['$url'], d='tea')" ||
+    fail "nutshell does not read the node's request as asked: $creq"
+from_request=$(wallet alice pay "$creq" | token_of)
+[ "$(post_token "$from_request")" = 201 ] || fail "the node did not take the token paying its request: $(cat answer.json)"
+grep -q '"amount":"7"' answer.json && grep -q '"memo":"tea"' answer.json ||
+    fail "the token paying the request is not 7 sat for tea: $(cat answer.json)"
 stop_node
+
+step "6. tender pay --cashu pays a NUT-18 request: its amount, mint and lock"
+locked_request=$(nut18 "a=3, u='sat', m=['$url'], nut10=NUT10Option(k='P2PK', d='$carol_key')")
+t pay --cashu --request "$locked_request" --out give5.txt --data-dir stall 2>/dev/null ||
+    fail "tender pay --cashu did not pay the request"
+wallet dave receive "$(cat give5.txt)" >/dev/null 2>&1 && fail "a token locked to carol by her request was taken by another wallet"
+wallet carol receive "$(cat give5.txt)" >/dev/null || fail "carol could not take the token her request asked for"
+expect_status 64 t pay --cashu --request "$(nut18 "a=3, u='sat', nut10=NUT10Option(k='HTLC', d='00')")" --out give6.txt --data-dir stall
+grep -q "Tender locks only to a key" err.txt || fail "an HTLC lock is not refused by name: $(cat err.txt)"
+expect_status 66 t pay --cashu --request "$(nut18 "a=3, u='sat', m=['https://elsewhere.example']")" --out give6.txt --data-dir stall
 
 echo "cashu tests: all passed in $(($(date +%s) - started)) s"

@@ -2,12 +2,14 @@ import Cashu
 import CashuStore
 import CashuTestSupport
 import CashuWallet
+import Codecs
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NodeAPI
 import NodeKit
 import NodeTestSupport
+import PaymentCodes
 import Secp256k1
 import Tender
 import Testing
@@ -146,6 +148,51 @@ import Testing
                 #expect(response.status == .notFound)
                 let code = try NodeAPITests.json(response)["error"] as? String
                 #expect(code == "cashu-off")
+            }
+        }
+    }
+
+    /// NUT-18, in-band: the request names the amount, the unit and the mints the wallet holds
+    /// keys of; a node that takes only locked tokens asks for a lock to its key.
+    @Test func aRequestNamesTheMintsHeldAndTheLockAsked() async throws {
+        let locking = CashuPayee(
+            wallet: payee.wallet, requireLock: true, clock: node.clock, metrics: NodeMetrics())
+        let mintURL = mint.url
+        for (cashu, locked) in [(payee, false), (locking, true)] {
+            try await application(cashu: cashu).test(.router) { client in
+                try await client.execute(
+                    uri: "/api/cashu/request?amount=250&memo=two%20teas", method: .get,
+                    headers: NodeAPITests.authorized
+                ) { response in
+                    #expect(response.status == .ok)
+                    let json = try NodeAPITests.json(response)
+                    let text = try #require(json["request"] as? String)
+                    let request = try CashuPaymentRequest.decode(text)
+                    #expect(request.amount == 250 && request.unit == "sat")
+                    #expect(request.mints == [mintURL])
+                    #expect(request.requestDescription == "two teas")
+                    #expect(request.transports == nil)
+                    #expect(
+                        request.lock?.data
+                            == (locked
+                                ? Hex.encode(cashu.wallet.lockPublicKey.compressed, prefix: false)
+                                : nil))
+                }
+                for (query, status) in [
+                    ("amount=250&unit=usd", HTTPResponse.Status.notFound),
+                    ("amount=0", .badRequest), ("amount=ten", .badRequest), ("", .badRequest),
+                ] {
+                    try await client.execute(
+                        uri: "/api/cashu/request?\(query)", method: .get,
+                        headers: NodeAPITests.authorized
+                    ) { response in #expect(response.status == status, "\(query)") }
+                }
+                try await client.execute(
+                    uri: "/api/cashu/request/qr.svg?amount=21", method: .get,
+                    headers: NodeAPITests.authorized
+                ) { response in
+                    #expect(response.headers[.contentType] == "image/svg+xml")
+                }
             }
         }
     }

@@ -26,6 +26,7 @@ struct PayCommand: AsyncParsableCommand {
               tender pay --request 'tender:0x…?amount=…' --out payment.tender
               tender pay --to 0xBOB --amount 2.50 --memo tea --qr --camera /dev/video0
               tender pay --to 0xBOB --amount 2.50 --chain-id 10 --vault 0x… --out p.tender
+              tender pay --cashu --request creqA… --qr
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -74,6 +75,13 @@ struct PayCommand: AsyncParsableCommand {
     )
     var timeout: Double = 300
     @OptionGroup var video: FramesOutOptions
+    @Flag(
+        help:
+            "Pay in Cashu ecash: --request creqA… (NUT-18), or --amount with --mint (and --to KEY to lock it)."
+    )
+    var cashu = false
+    @Option(help: "With --cashu: the mint's URL.") var mint: String?
+    @Option(help: "With --cashu and --amount: the unit (sat, usd, …).") var unit = "sat"
     @Flag(help: "Pay a payee nearby over Bluetooth LE (with --to, or --request from its code).")
     var ble = false
     @Option(help: "With --ble: the Bluetooth adapter (hci0, …; default: the first).")
@@ -89,6 +97,7 @@ struct PayCommand: AsyncParsableCommand {
     var channel: NearbyPayment.Channel = .auto
 
     func validate() throws {
+        if cashu { return try validateCashu() }
         if ble {
             guard out == nil, !qr else {
                 throw ValidationError("--ble pays over the air: drop --out and --qr")
@@ -237,6 +246,7 @@ struct PayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if cashu { return try await payCashu() }
         if ble { return try await payOverBluetooth() }
         try await guarded {
             // A file that cannot be written is said before a payment is made (one found only

@@ -137,3 +137,20 @@ public struct CashuPaymentRequest: Hashable, Sendable {
         }.joined(separator: ", ")
     }
 }
+
+extension CashuPaymentRequest {
+    /// A request this payee makes (NUT-18): in-band (no transport: the payer shows the token
+    /// back), for `amount` of `unit` from `mints`, locked to `lockKey` when given.
+    public init(
+        id: String?, amount: UInt64?, unit: String?, singleUse: Bool? = true, mints: [String]?,
+        description: String? = nil, lockKey: String? = nil
+    ) {
+        self.init(
+            encoding: .creqA, id: id, amount: amount, unit: unit, singleUse: singleUse,
+            mints: mints, requestDescription: description, transports: nil,
+            lock: lockKey.map { Lock(kind: "P2PK", data: $0, tags: nil) })
+    }
+
+    /// As NUT-18 writes it: `creqA` + base64url(CBOR).
+    public var encodedA: String { CashuRequestCBOR.encode(self) }
+}

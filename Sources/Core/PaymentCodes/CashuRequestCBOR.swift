@@ -55,6 +55,48 @@ enum CashuRequestCBOR {
             transports: transports, lock: lock)
     }
 
+    /// `creqA` + base64url(CBOR): the absent fields left out, the keys in deterministic CBOR's
+    /// order (as every CBOR Tender writes), without padding, as nutshell writes it (readers
+    /// pad).
+    static func encode(_ request: CashuPaymentRequest) -> String {
+        func texts(_ list: [String]) -> CBOR { .array(list.map { .text($0) }) }
+        func tags(_ tags: [[String]]) -> CBOR { .array(tags.map(texts)) }
+        var entries: [CBOR.Entry] = []
+        func add(_ key: String, _ value: CBOR?) {
+            if let value { entries.append(CBOR.Entry(.text(key), value)) }
+        }
+        add("i", request.id.map { .text($0) })
+        add("a", request.amount.map { .unsigned($0) })
+        add("u", request.unit.map { .text($0) })
+        add("s", request.singleUse.map { .boolean($0) })
+        add("m", request.mints.map(texts))
+        add("d", request.requestDescription.map { .text($0) })
+        add(
+            "t",
+            request.transports.map { list in
+                .array(
+                    list.map { transport in
+                        var fields = [
+                            CBOR.Entry(.text("t"), .text(transport.type)),
+                            CBOR.Entry(.text("a"), .text(transport.target)),
+                        ]
+                        if let g = transport.tags { fields.append(CBOR.Entry(.text("g"), tags(g))) }
+                        return .map(fields)
+                    })
+            })
+        add(
+            "nut10",
+            request.lock.map { lock in
+                var fields = [
+                    CBOR.Entry(.text("k"), .text(lock.kind)),
+                    CBOR.Entry(.text("d"), .text(lock.data)),
+                ]
+                if let t = lock.tags { fields.append(CBOR.Entry(.text("t"), tags(t))) }
+                return .map(fields)
+            })
+        return "creqA" + Base64URL.encode(CBOR.map(entries).encoded())
+    }
+
     private static func transport(
         _ item: CBOR, field: String
     ) throws(PaymentCodeError)

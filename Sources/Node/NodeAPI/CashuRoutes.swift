@@ -2,7 +2,10 @@ import CashuStore
 import Codecs
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import NodeKit
+import PaymentCodes
+import QR
 
 /// Cashu through the API (Docs/OPERATIONS.md): what the wallet holds, its payments, and a
 /// token handed in (a till that pastes or scans it itself), taken offline as the camera
@@ -26,6 +29,15 @@ enum CashuRoutes {
                         CashuPaymentView.init))
             }
         }
+        api.get("cashu/request") { request, _ in
+            CashuRequestView(try paymentRequest(request.uri, payee(node)))
+        }
+        api.get("cashu/request/qr.svg") { request, _ in
+            let text = try paymentRequest(request.uri, payee(node)).encodedA
+            do {
+                return CodeResponse.svg(try QREncoder.encode(Array(text.utf8), level: .medium))
+            } catch { throw APIFailure(NodeError(.io("the request's code: \(error)"))) }
+        }
         api.post("cashu/tokens") { request, context in
             let payee = try payee(node)
             let text = try token(in: try await APIRouter.body(request, context), request)
@@ -44,6 +56,48 @@ enum CashuRoutes {
             )
         }
         return payee
+    }
+
+    /// A NUT-18 request for `?amount=` (in the unit's smallest part) of `&unit=` (sat unless
+    /// said), `&memo=`: in-band (the payer's wallet shows the token back, to the camera or a
+    /// till that hands it in), from the mints whose keys the wallet holds in that unit, locked
+    /// to the node's key when it takes only locked tokens. `&id=` names it (random otherwise).
+    static func paymentRequest(
+        _ uri: URI, _ payee: CashuPayee
+    ) throws(APIFailure)
+        -> CashuPaymentRequest
+    {
+        let query = uri.queryParameters
+        guard let text = query["amount"].map(String.init), let amount = UInt64(text), amount > 0,
+            amount <= 1 << 53
+        else {
+            throw .badRequest("amount must be a whole number above 0, in the unit's smallest part")
+        }
+        let unit = query["unit"].map(String.init) ?? "sat"
+        let memo = query["memo"].map(String.init)
+        let id =
+            query["id"].map(String.init)
+            ?? Hex.encode(
+                (0..<8).map { _ in UInt8.random(in: 0...255) }, prefix: false)
+        guard memo.map({ $0.count <= 200 }) ?? true, id.count <= 64, unit.count <= 16 else {
+            throw .badRequest("memo (200), id (64) or unit (16) is too long")
+        }
+        let mints = try answering { () throws(NodeError) in
+            try store {
+                try payee.wallet.store.mints().map(\.url).filter { mint in
+                    try payee.wallet.store.keysets(mint: mint).contains { $0.unit == unit }
+                }
+            }
+        }
+        guard !mints.isEmpty else {
+            throw APIFailure(
+                .notFound, code: "not-found",
+                reason: "the wallet holds the keys of no mint issuing \(unit)")
+        }
+        return CashuPaymentRequest(
+            id: id, amount: amount, unit: unit, mints: mints, description: memo,
+            lockKey: payee.requireLock
+                ? Hex.encode(payee.wallet.lockPublicKey.compressed, prefix: false) : nil)
     }
 
     /// The token in a body: its text alone (text/plain), or `{"token": "cashuB…"}` (JSON).

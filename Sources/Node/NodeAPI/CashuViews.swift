@@ -77,3 +77,25 @@ struct CashuBalancesView: ResponseEncodable, Codable {
     let lockKey: String
     let balances: [CashuBalanceView]
 }
+
+/// A NUT-18 request the node makes: `request` is the `creqA…` text to show as a code.
+struct CashuRequestView: ResponseEncodable, Codable {
+    let request: String
+    let id: String
+    let amount: String
+    let unit: String
+    let display: String
+    let mints: [String]
+    /// The key the token must be locked to (P2PK), when the node takes only locked tokens.
+    let lockKey: String?
+
+    init(_ request: CashuPaymentRequest) {
+        self.request = request.encodedA
+        id = request.id ?? ""
+        amount = String(request.amount ?? 0)
+        unit = request.unit ?? "sat"
+        display = CashuUnit.text(UInt128(request.amount ?? 0), unit: request.unit)
+        mints = request.mints ?? []
+        lockKey = request.lock?.data
+    }
+}

@@ -1,0 +1,141 @@
+import Cashu
+import CashuStore
+import CashuWallet
+import Codecs
+import Foundation
+import NodeHost
+import NodeKit
+import PaymentCodes
+import QR
+import Secp256k1
+
+/// What a Cashu token given must be: how much, in what unit, from which mint, for whom.
+struct CashuGiveTerms {
+    var value: UInt64
+    var unit: String
+    var mint: String
+    var memo: String?
+    /// The payee's key, when the token must be locked to it (NUT-11).
+    var lockTo: PublicKey?
+
+    /// An amount typed as people read it (`2.50` usd), from `mint`, locked to `lockTo` (hex,
+    /// or `P2PK:` and hex as nutshell's wallet prints it) when given.
+    static func given(
+        amount: String, unit: String, mint: String, memo: String?, lockTo: String?
+    ) throws(NodeError) -> CashuGiveTerms {
+        let unit = unit.lowercased()
+        let value: UInt64
+        do { value = try CashuUnit.baseUnits(amount, unit: unit) } catch {
+            throw NodeError(
+                .usage("amount: \(error.message)"))
+        }
+        return CashuGiveTerms(
+            value: value, unit: unit, mint: try checkedMint(mint), memo: memo,
+            lockTo: try lockTo.map(Self.lockKey))
+    }
+
+    static func lockKey(_ given: String) throws(NodeError) -> PublicKey {
+        let hex = given.hasPrefix("P2PK:") ? String(given.dropFirst(5)) : given
+        guard let key = try? PublicKey(serialized: Hex.decode(hex)), hex.count == 66 else {
+            throw NodeError(.usage("the lock is not a 33-byte compressed public key in hex"))
+        }
+        return key
+    }
+
+    /// `from(request:mint:held:)` with the mints the wallet on `host` holds.
+    static func from(
+        request text: String, mint: String?, on host: NodeHost
+    ) throws(NodeError) -> CashuGiveTerms {
+        let held = try cashu { try host.openCashu(signing: false).store.mints().map(\.url) }
+        return try from(request: text, mint: try mint.map(checkedMint), held: held)
+    }
+
+    /// The terms a NUT-18 request (`creqA…`, `creqb1…`) sets: its amount, unit and memo, the
+    /// first of its mints this wallet holds (or `mint`, if the request lists it), its P2PK
+    /// lock. Tender hands the token over in-band (shown, printed, or a file); a request that
+    /// names a transport is said to be one Tender does not use.
+    static func from(
+        request text: String, mint given: String?, held: [String]
+    ) throws(NodeError) -> CashuGiveTerms {
+        let request: CashuPaymentRequest
+        do { request = try CashuPaymentRequest.decode(text) } catch {
+            throw NodeError(.usage("--request is not a Cashu payment request: \(error)"))
+        }
+        guard let value = request.amount, value > 0 else {
+            throw NodeError(.usage("the request names no amount: give one with an amount instead"))
+        }
+        let listed = request.mints ?? []
+        let mint: String
+        if let given {
+            guard listed.isEmpty || listed.map { Token.normalized(mint: $0) }.contains(given) else {
+                throw NodeError(
+                    .usage(
+                        "the request takes ecash only from \(listed.joined(separator: ", ")), not \(given)"
+                    ))
+            }
+            mint = given
+        } else if let first = listed.map { Token.normalized(mint: $0) }.first(where: held.contains) {
+            mint = first
+        } else if listed.isEmpty, held.count == 1 {
+            mint = held[0]
+        } else {
+            throw NodeError(
+                .missing(
+                    listed.isEmpty
+                        ? "the request names no mint and this wallet holds several: say which"
+                        : "this wallet holds no ecash of a mint the request takes (\(listed.joined(separator: ", ")))"
+                ))
+        }
+        var lockTo: PublicKey?
+        if let lock = request.lock {
+            // As nutshell's wallet does: a lock this wallet cannot honour exactly is refused.
+            guard lock.kind == "P2PK", lock.tags?.isEmpty ?? true,
+                let key = try? PublicKey(serialized: Hex.decode(lock.data)), lock.data.count == 66
+            else {
+                throw NodeError(
+                    .usage(
+                        "the request asks for a \(lock.kind) lock\(lock.tags?.isEmpty == false ? " with conditions" : ""): Tender locks only to a key (P2PK, no conditions)"
+                    ))
+            }
+            lockTo = key
+        }
+        return CashuGiveTerms(
+            value: value, unit: (request.unit ?? "sat").lowercased(), mint: mint,
+            memo: request.requestDescription, lockTo: lockTo)
+    }
+
+    /// Gives the token: offline from proofs that make the amount exactly, else (or to lock it)
+    /// split at the mint first, online.
+    func give(
+        on host: NodeHost, refundAfter: UInt64, now: @escaping @Sendable () -> UInt64
+    ) async throws -> CashuPayment {
+        if lockTo == nil,
+            let offline = try? host.openCashu(signing: false).give(
+                value, unit: unit, mint: mint, memo: memo, now: now())
+        {
+            return offline
+        }
+        let wallet = try host.openCashu(signing: true)
+        let lock = try host.directory.lockForCashu()
+        defer { withExtendedLifetime(lock) {} }
+        let (value, unit, memo, lockTo) = (value, unit, memo, lockTo)
+        return try await withMint(mint) { client in
+            try await wallet.give(
+                value, unit: unit, memo: memo, lockTo: lockTo, refundAfter: refundAfter,
+                client: client, now: now)
+        }
+    }
+}
+
+/// A token as one code on this terminal, when it fits one (a long token is given as a file).
+func showCashuToken(_ token: String, dark: Bool) throws(NodeError) {
+    do {
+        let matrix = try QREncoder.encode(Array(token.utf8), level: .low)
+        print(matrix.terminalText(inverted: dark))
+    } catch {
+        throw NodeError(
+            .usage(
+                "the token is too long for one code (\(token.utf8.count) bytes): give it as a file")
+        )
+    }
+}
