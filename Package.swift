@@ -281,7 +281,7 @@ let package = Package(
             dependencies: [
                 "NodeKit", "NodeHost", "NodeAPI", "NodeLogging", "Bluetooth", "BlueZ", "Noise",
                 "PaymentSession", "QRTransport", "EVMSettlement", "Settlement", "EVM", "DevTools",
-                "Posix", "Camera", "Scanning", "QR", "CashuMint", "CashuWallet",
+                "Posix", "Camera", "Scanning", "QR", "CashuMint", "CashuStore", "CashuWallet",
                 "Secp256k1", "Tender",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

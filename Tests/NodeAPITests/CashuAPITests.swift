@@ -11,6 +11,7 @@ import NodeKit
 import NodeTestSupport
 import PaymentCodes
 import Secp256k1
+import Synchronization
 import Tender
 import Testing
 
@@ -138,6 +139,30 @@ import Testing
         #expect(try store.payments().isEmpty)
     }
 
+    /// A node that never unlocked the wallet key takes tokens once the lock key is recorded
+    /// (a Cashu command on the host, while the node runs): the wallet opens when first needed.
+    @Test func theWalletOpensOnceItsLockKeyIsRecorded() async throws {
+        let recorded = Mutex(false)
+        let wallet = try payee.wallet()
+        let lazy = CashuPayee(requireLock: false, clock: node.clock, metrics: NodeMetrics()) {
+            recorded.withLock { $0 } ? wallet : nil
+        }
+        let (headers, body) = Self.post(try mint.token([2]).encoded())
+        try await application(cashu: lazy).test(.router) { client in
+            try await client.execute(
+                uri: "/api/cashu/tokens", method: .post, headers: headers, body: body
+            ) { response in
+                #expect(response.status == .notFound)
+                let reason = try NodeAPITests.json(response)["reason"] as? String
+                #expect(reason?.contains("lock key is not recorded") == true, "\(reason ?? "")")
+            }
+            recorded.withLock { $0 = true }
+            try await client.execute(
+                uri: "/api/cashu/tokens", method: .post, headers: headers, body: body
+            ) { response in #expect(response.status == .created) }
+        }
+    }
+
     @Test func aNodeThatTakesNoCashuSaysSo() async throws {
         let (headers, body) = Self.post(try mint.token([1]).encoded())
         try await application(cashu: nil).test(.router) { client in
@@ -156,7 +181,8 @@ import Testing
     /// keys of; a node that takes only locked tokens asks for a lock to its key.
     @Test func aRequestNamesTheMintsHeldAndTheLockAsked() async throws {
         let locking = CashuPayee(
-            wallet: payee.wallet, requireLock: true, clock: node.clock, metrics: NodeMetrics())
+            wallet: try payee.wallet(), requireLock: true, clock: node.clock, metrics: NodeMetrics()
+        )
         let mintURL = mint.url
         for (cashu, locked) in [(payee, false), (locking, true)] {
             try await application(cashu: cashu).test(.router) { client in
@@ -175,7 +201,8 @@ import Testing
                     #expect(
                         request.lock?.data
                             == (locked
-                                ? Hex.encode(cashu.wallet.lockPublicKey.compressed, prefix: false)
+                                ? Hex.encode(
+                                    try cashu.wallet().lockPublicKey.compressed, prefix: false)
                                 : nil))
                 }
                 for (query, status) in [
@@ -205,7 +232,8 @@ import Testing
         _ = try payee.take(try mint.token([4, 1]).encoded())
         // Taken by another process (`tender cashu receive` beside the node): the same store.
         let other = CashuWallet(
-            store: try CashuDatabase(path: store.path), lockPublicKey: payee.wallet.lockPublicKey)
+            store: try CashuDatabase(path: store.path),
+            lockPublicKey: try payee.wallet().lockPublicKey)
         _ = try other.receive(
             try mint.token([2], secretPrefix: "other").encoded(), now: node.clock.now())
         #expect(try await feed.poll([bob]) == 2)

@@ -14,7 +14,10 @@
 #  5. the node restarted under the page: the stream comes back on its own;
 #  6. a request left to expire reads "Expired", "New sale" returns to the keypad;
 #  7. a wrong token: the page says the node refused it and asks again; no token: it asks once;
-#  8. a phone held upright: a long amount, and the code in its screenshot still scans.
+#  8. a phone held upright: a long amount, and the code in its screenshot still scans;
+#  9. Cashu (a real nutshell mint, Rigs/cashu-mint): the keypad switches to sat, the code on
+#     the screen is the NUT-18 request the page was given, nutshell's wallet pays it, the
+#     token handed to the node's API: "Paid", 21 sat, from the mint.
 # Screenshots stay in the work directory with KEEP=1.
 #   TENDER=.build/debug/tender bash Tests/NodeLab/pos-tests.sh
 set -euo pipefail
@@ -26,7 +29,9 @@ cdp=18768
 base="http://127.0.0.1:$api"
 node_pid=""
 chrome_pid=""
+mint_data=$work/mint
 cleanup() {
+    bash Rigs/cashu-mint/stop.sh "$mint_data" >/dev/null 2>&1 || true
     [ -n "$node_pid" ] && kill "$node_pid" 2>/dev/null || true
     # Chromium was started in its own session: its group holds the browser and its helpers.
     [ -n "$chrome_pid" ] && kill -- "-$chrome_pid" 2>/dev/null || true
@@ -223,6 +228,36 @@ phone wait "document.getElementById('code').complete" shot "$work/11-phone-waiti
 id=$(drive eval "document.getElementById('sale-screen').dataset.requestId")
 uri=$(call "$base/api/requests/$id" | json '["uri"]')
 [ "$(zbarimg -q --raw "$work/11-phone-waiting.png" 2>/dev/null)" = "$uri" ] || fail "the phone's code does not scan"
+
+step "Cashu: the keypad in sat, a NUT-18 request on the screen, paid by nutshell's wallet"
+phone tap '#cancel' >/dev/null
+mint_port=$(python3 -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+mint_url=$(bash Rigs/cashu-mint/start.sh --port "$mint_port" --data "$mint_data" --units sat 2>/dev/null | tail -1)
+bash Rigs/cashu-mint/fund.sh "$mint_url" "$work/carol" 100 >/dev/null 2>&1 || fail "could not fund nutshell's wallet"
+t cashu mint add "$mint_url" --data-dir "$work/bob" >/dev/null
+drive open "$base/pos"  # the page learns the units of the mints at connect
+screen_is keypad || fail "no keypad"
+drive wait "!document.getElementById('pay-with').hidden" || fail "no switch to Cashu"
+[ "$(drive text '#pay-with')" = "Charge in Cashu sat" ] || fail "the switch reads $(drive text '#pay-with')"
+drive tap '#pay-with' tap '[data-key="2"]' tap '[data-key="1"]'
+[ "$(drive text '#amount')" = "21 sat" ] || fail "the amount reads $(drive text '#amount')"
+drive tap '#memo' type "pears" tap '#charge'
+screen_is waiting || fail "no waiting screen for Cashu: $(drive text '#entry-error')"
+drive wait "document.getElementById('code').complete && document.getElementById('code').naturalWidth > 0" \
+    || fail "the Cashu code image did not load"
+drive shot "$work/12-cashu-waiting.png"
+creq=$(drive eval "document.getElementById('sale-screen').dataset.cashuRequest")
+[ "$(zbarimg -q --raw "$work/12-cashu-waiting.png" 2>/dev/null)" = "$creq" ] || fail "the screen does not show the request $creq"
+paid_token=$(bash Rigs/cashu-mint/wallet.sh "$mint_url" "$work/carol" pay "$creq" 2>/dev/null | grep -o 'cashuB[A-Za-z0-9_=-]*' | head -1)
+[ -n "$paid_token" ] || fail "nutshell's wallet did not pay the request"
+# The node's camera would read it off the payer's phone; here it is handed to the API.
+[ "$(call -o /dev/null -w '%{http_code}' --data-binary "$paid_token" "$base/api/cashu/tokens")" = 201 ] \
+    || fail "the node did not take the token"
+screen_is paid || fail "no paid screen for the Cashu token"
+[ "$(drive text '#paid-amount')" = "21 sat" ] || fail "paid amount: $(drive text '#paid-amount')"
+[ "$(drive text '#paid-payer')" = "Cashu, 127.0.0.1:$mint_port" ] || fail "payer: $(drive text '#paid-payer')"
+[ "$(drive text '#paid-memo')" = pears ] || fail "memo: $(drive text '#paid-memo')"
+drive shot "$work/13-cashu-paid.png"
 
 echo
 [ -z "${KEEP:-}" ] || ls "$work"/*.png | sed 's/^/screenshot: /'

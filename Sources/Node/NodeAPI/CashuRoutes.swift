@@ -15,17 +15,26 @@ enum CashuRoutes {
         api.get("cashu/balance") { _, _ in
             let payee = try payee(node)
             return try answering { () throws(NodeError) in
-                CashuBalancesView(
-                    lockKey: Hex.encode(payee.wallet.lockPublicKey.compressed, prefix: false),
-                    balances: try store { try payee.wallet.store.balances() }.map(
-                        CashuBalanceView.init))
+                let wallet = try payee.wallet()
+                let store = wallet.store
+                return CashuBalancesView(
+                    lockKey: Hex.encode(wallet.lockPublicKey.compressed, prefix: false),
+                    units: try Self.store {
+                        Set(
+                            try store.mints().flatMap {
+                                try store.keysets(mint: $0.url).map(\.unit)
+                            }
+                        )
+                        .sorted()
+                    },
+                    balances: try Self.store { try store.balances() }.map(CashuBalanceView.init))
             }
         }
         api.get("cashu/payments") { _, _ in
             let payee = try payee(node)
             return try answering { () throws(NodeError) in
                 CashuPaymentsView(
-                    payments: try store { try payee.wallet.store.payments() }.reversed().map(
+                    payments: try store { try payee.wallet().store.payments() }.reversed().map(
                         CashuPaymentView.init))
             }
         }
@@ -82,10 +91,11 @@ enum CashuRoutes {
         guard memo.map({ $0.count <= 200 }) ?? true, id.count <= 64, unit.count <= 16 else {
             throw .badRequest("memo (200), id (64) or unit (16) is too long")
         }
+        let wallet = try answering { () throws(NodeError) in try payee.wallet() }
         let mints = try answering { () throws(NodeError) in
             try store {
-                try payee.wallet.store.mints().map(\.url).filter { mint in
-                    try payee.wallet.store.keysets(mint: mint).contains { $0.unit == unit }
+                try wallet.store.mints().map(\.url).filter { mint in
+                    try wallet.store.keysets(mint: mint).contains { $0.unit == unit }
                 }
             }
         }
@@ -97,7 +107,7 @@ enum CashuRoutes {
         return CashuPaymentRequest(
             id: id, amount: amount, unit: unit, mints: mints, description: memo,
             lockKey: payee.requireLock
-                ? Hex.encode(payee.wallet.lockPublicKey.compressed, prefix: false) : nil)
+                ? Hex.encode(wallet.lockPublicKey.compressed, prefix: false) : nil)
     }
 
     /// The token in a body: its text alone (text/plain), or `{"token": "cashuB…"}` (JSON).

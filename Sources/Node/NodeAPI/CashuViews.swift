@@ -75,6 +75,8 @@ struct CashuBalanceView: Codable, Equatable {
 struct CashuBalancesView: ResponseEncodable, Codable {
     /// The key tokens may be locked to (compressed, hex): a payer's wallet locks to it.
     let lockKey: String
+    /// The units the held mints issue (`sat`, `usd`, …): what a request may ask for.
+    let units: [String]
     let balances: [CashuBalanceView]
 }
 

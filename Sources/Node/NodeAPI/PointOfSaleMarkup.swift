@@ -27,6 +27,7 @@ enum PointOfSaleMarkup {
               </div>
             </div>
             <input id="memo" class="memo" type="text" maxlength="140" placeholder="Memo (optional)" aria-label="Memo" autocomplete="off">
+            <button id="pay-with" class="secondary pay-with" type="button" hidden></button>
             <p id="entry-error" class="error" role="alert"></p>
             <button id="charge" class="primary charge" type="button" disabled>Charge</button>
           </div>
@@ -54,7 +55,7 @@ enum PointOfSaleMarkup {
           <div class="sale-info">
             <div class="box-head"><span id="sale-label" class="label">Scan to pay</span>\#(link)</div>
             <div id="sale-amount" class="amount"></div>
-            <div class="how">Pay with a Tender wallet: scan this code, or pay over Bluetooth nearby.</div>
+            <div id="sale-how" class="how">Pay with a Tender wallet: scan this code, or pay over Bluetooth nearby.</div>
             <div id="sale-memo" class="memo-text"></div>
             <div class="status" role="status"><span class="dot"></span><span id="status-text">Waiting for payment</span></div>
             <div id="countdown" class="countdown"></div>

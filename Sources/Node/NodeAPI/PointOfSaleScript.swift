@@ -2,6 +2,8 @@
 /// through `POST /api/requests`, its code from `/api/requests/{id}/qr.svg`) and its state
 /// from the node's event stream. EventSource cannot send the bearer token, so the stream is
 /// read with fetch() and its frames (as Sources/Node/NodeAPI/EventStream.swift writes them) parsed here.
+/// When the node takes Cashu, the keypad switches to Cashu: the sale is a NUT-18 request
+/// (`/api/cashu/request`), paid when a token of its unit and amount lands (`event: cashu`).
 enum PointOfSaleScript {
     static let javascript = #"""
         "use strict";
@@ -10,6 +12,12 @@ enum PointOfSaleScript {
           // as decimal strings; /api/status says what the page charges in (`charge`: the home
           // chain's coin, its symbol and decimals when the node knows them), read at connect.
           const UNIT = { symbol: "", decimals: 0 };
+          // What the chain's coin reads as, kept while the keypad charges in Cashu.
+          const CHAIN_UNIT = { symbol: "", decimals: 0 };
+          // Cashu units the node's mints issue (from /api/cashu/balance), and their decimals.
+          let cashuUnits = [];
+          let cashuUnit = null; // the unit charged in, or null: Tender
+          const CASHU_DECIMALS = { usd: 2, eur: 2, gbp: 2 };
 
           // Base units ("1250000") to what people read ("1250000 base units", or "12.50 EUR"
           // with decimals 2): trailing zeros of the fraction dropped, two digits kept, no
@@ -61,7 +69,7 @@ enum PointOfSaleScript {
 
           let token = null;
           let typed = "";
-          let sale = null; // { requestId, amount, memo, typed, deadline (local ms), codeURL }
+          let sale = null; // { requestId, amount, memo, typed, deadline (local ms), codeURL, cashu }
           let retryMs = 2000;
           let streamGeneration = 0;
           let streamAttempt = null;
@@ -131,8 +139,33 @@ enum PointOfSaleScript {
           // The charge unit from /api/status; base units while the node knows no symbol.
           function setUnit(charge) {
             const known = charge && typeof charge.symbol === "string" && Number.isInteger(charge.decimals);
-            UNIT.symbol = known ? charge.symbol : "";
-            UNIT.decimals = known ? Math.min(Math.max(charge.decimals, 0), 36) : 0;
+            CHAIN_UNIT.symbol = known ? charge.symbol : "";
+            CHAIN_UNIT.decimals = known ? Math.min(Math.max(charge.decimals, 0), 36) : 0;
+            chargeIn(cashuUnit);
+          }
+
+          // The keypad charges in the chain's coin, or in a Cashu unit.
+          function chargeIn(unit) {
+            cashuUnit = unit && cashuUnits.includes(unit) ? unit : null;
+            UNIT.symbol = cashuUnit || CHAIN_UNIT.symbol;
+            UNIT.decimals = cashuUnit ? (CASHU_DECIMALS[cashuUnit] || 0) : CHAIN_UNIT.decimals;
+            const next = cashuUnit === null ? cashuUnits[0] : cashuUnits[cashuUnits.indexOf(cashuUnit) + 1];
+            $("pay-with").hidden = cashuUnits.length === 0;
+            $("pay-with").textContent = next ? "Charge in Cashu " + next : "Charge in " + (CHAIN_UNIT.symbol || "Tender");
+            $("pay-with").dataset.next = next || "";
+            typed = "";
+            if (screen() === "keypad") showEntry();
+          }
+
+          // Whether the node takes Cashu, and in which units (none: the switch stays hidden).
+          async function learnCashu() {
+            try {
+              const wallet = await apiJSON("GET", "/api/cashu/balance");
+              cashuUnits = Array.isArray(wallet.units) ? wallet.units.filter((u) => typeof u === "string") : [];
+            } catch (_) {
+              cashuUnits = [];
+            }
+            chargeIn(cashuUnit);
           }
 
           async function connect() {
@@ -141,6 +174,7 @@ enum PointOfSaleScript {
             for (;;) {
               try {
                 const status = await apiJSON("GET", "/api/status");
+                await learnCashu();
                 setUnit(status.charge);
                 break;
               } catch (error) {
@@ -207,6 +241,7 @@ enum PointOfSaleScript {
             show("charging");
             showEntry();
             try {
+              if (cashuUnit) return await chargeCashu(units, memo);
               const request = await apiJSON("POST", "/api/requests", { amount: units, memo, expiresIn: lifetime() });
               const code = await (await api("GET", "/api/requests/" + request.requestId + "/qr.svg")).blob();
               await startSale(request, URL.createObjectURL(code));
@@ -218,11 +253,28 @@ enum PointOfSaleScript {
             }
           }
 
+          // A NUT-18 request, in-band: the payer's Cashu wallet shows the token back to the
+          // node's camera (or a till hands it in); the node holds no state for it, so the page
+          // keeps its deadline and takes the first token of its unit and amount that lands.
+          async function chargeCashu(units, memo) {
+            const id = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
+            const query = "amount=" + units + "&unit=" + encodeURIComponent(cashuUnit) + "&id=" + id
+              + (memo ? "&memo=" + encodeURIComponent(memo) : "");
+            const request = await apiJSON("GET", "/api/cashu/request?" + query);
+            const code = await (await api("GET", "/api/cashu/request/qr.svg?" + query)).blob();
+            await startSale({ requestId: "cashu-" + id, amount: request.amount, memo, cashu: cashuUnit, text: request.request },
+              URL.createObjectURL(code));
+          }
+
           async function startSale(request, codeURL) {
             sale = {
               requestId: request.requestId, amount: request.amount, memo: request.memo, typed,
-              deadline: Date.now() + lifetime() * 1000, codeURL,
+              deadline: Date.now() + lifetime() * 1000, codeURL, cashu: request.cashu || null,
             };
+            $("sale-how").textContent = sale.cashu
+              ? "Pay with a Cashu wallet: scan this code, then show the token to the camera."
+              : "Pay with a Tender wallet: scan this code, or pay over Bluetooth nearby.";
+            if (sale.cashu) $("sale-screen").dataset.cashuRequest = request.text;
             const image = $("code");
             image.src = codeURL;
             try { await image.decode(); } catch (_) {}
@@ -263,6 +315,11 @@ enum PointOfSaleScript {
           // The sale as the node sees it: catches a payment announced while the stream was down.
           async function checkSale() {
             if (!sale || (screen() !== "waiting" && screen() !== "paying")) return null;
+            if (sale.cashu) {
+              if (Date.now() < sale.deadline) return "waiting";
+              expired();
+              return "expired";
+            }
             const id = sale.requestId;
             try {
               const current = await apiJSON("GET", "/api/requests/" + id);
@@ -287,7 +344,7 @@ enum PointOfSaleScript {
             $("paid-memo").textContent = payment.memo || "";
             show("paid");
             chime();
-            showReceipt(sale.requestId);
+            if (!sale.cashu) showReceipt(sale.requestId);
           }
 
           // The signed receipt as a code, for a payer who paid through the camera (a Bluetooth
@@ -330,6 +387,7 @@ enum PointOfSaleScript {
             sale = null;
             $("code").removeAttribute("src");
             delete $("sale-screen").dataset.requestId;
+            delete $("sale-screen").dataset.cashuRequest;
             typed = again && last ? last.typed : "";
             $("memo").value = again && last ? last.memo : "";
             $("entry-error").textContent = "";
@@ -341,10 +399,23 @@ enum PointOfSaleScript {
           function onEvent(name, data) {
             let body;
             try { body = JSON.parse(data); } catch (_) { return; }
+            if (name === "cashu") return cashuLanded(body);
             if (!sale || !body || typeof body.requestId !== "string") return;
             if (body.requestId.toLowerCase() !== sale.requestId.toLowerCase()) return;
             if (name === "payment") paid(body);
             else if (name === "paying" && screen() === "waiting") setSaleState("paying");
+          }
+
+          // A Cashu token landed (whichever way it came): it pays the Cashu sale on show when it
+          // is of the sale's unit and at least its amount.
+          function cashuLanded(payment) {
+            if (!sale || !sale.cashu || !payment || screen() !== "waiting") return;
+            if (payment.direction !== "in" || payment.unit !== sale.cashu) return;
+            if (!/^\d+$/.test(String(payment.amount)) || BigInt(payment.amount) < BigInt(sale.amount)) return;
+            let mint = String(payment.mint || "");
+            try { mint = new URL(mint).host; } catch (_) {}
+            paid({ amount: payment.amount, payer: "", receivedAt: payment.createdAt, memo: payment.memo || "" });
+            $("paid-payer").textContent = "Cashu, " + mint;
           }
 
           // Server-Sent Events frames, from text chunks cut anywhere.
@@ -448,6 +519,7 @@ enum PointOfSaleScript {
               key.addEventListener("click", () => press(key.dataset.key));
             }
             $("clear").addEventListener("click", () => press("clear"));
+            $("pay-with").addEventListener("click", () => chargeIn($("pay-with").dataset.next || null));
             $("charge").addEventListener("click", charge);
             $("cancel").addEventListener("click", () => newSale(false));
             $("new-sale").addEventListener("click", () => newSale(false));
@@ -484,7 +556,7 @@ enum PointOfSaleScript {
           // pair, and text fed to an event parser as if a stream had sent it, in chunks.
           const consoleStream = new EventParser(onEvent);
           window.tenderPOS = Object.freeze({
-            formatAmount, parseAmount, receive: (text) => consoleStream.push(text),
+            formatAmount, parseAmount, receive: (text) => consoleStream.push(text), chargeIn,
           });
 
           wire();

@@ -137,6 +137,8 @@ enum PointOfSaleStyle {
         .paid-details { display: flex; flex-direction: column; gap: calc(2 * var(--gap)); min-width: 0; }
         .receipt-box { margin: 0; display: flex; align-items: center; gap: var(--gap); font-weight: 700; }
         .receipt-box[hidden] { display: none; }
+        .pay-with { min-height: 44px; font-size: 0.95em; }
+        .pay-with[hidden] { display: none; }
         .receipt-box img { width: min(42vmin, 260px); aspect-ratio: 1; background: #fff; padding: 6px; border-radius: var(--radius); image-rendering: pixelated; }
         .receipt { display: grid; grid-template-columns: auto 1fr; gap: 8px 16px; margin: 0; font-size: 1.15em; }
         .receipt dt { opacity: 0.85; font-weight: 600; }

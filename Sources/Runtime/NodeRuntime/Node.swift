@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CashuMint
+import CashuStore
 import DevTools
 import EVM
 import Foundation
@@ -64,7 +65,10 @@ public struct Node: Sendable {
         let needsKey = settings.syncEnabled || !settings.limits.isEmpty || settings.camera != nil
         let key = needsKey ? try host.keys.walletKey() : nil
         let cashu = cashuPayee(key: key, metrics: metrics)
-        let feed = PaymentFeed(denominations: denominations, cashu: cashu?.wallet.store)
+        // The feed reads the Cashu store without a key: it only reads what landed.
+        let feed = PaymentFeed(
+            denominations: denominations,
+            cashu: cashu == nil ? nil : try? CashuDatabase(path: host.directory.cashu))
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         let current: @Sendable () throws(NodeError) -> NodeWallets = {
             [wallets] () throws(NodeError) in
@@ -126,25 +130,15 @@ public struct Node: Sendable {
         logger.info("tender node: stopped")
     }
 
-    /// Where the camera and the API put Cashu tokens, as `[payee] cashu` allows: nil when it
-    /// is off, or when taking tokens needs the wallet key the node has not unlocked (the lock
-    /// key's public half not recorded yet: said in the log).
+    /// Where the camera and the API put Cashu tokens, as `[payee] cashu` allows (nil: off).
+    /// Its wallet opens when first needed: without the wallet key, once the lock key's public
+    /// half is recorded (a Cashu command on the host records it, while the node runs).
     private func cashuPayee(key: PrivateKey?, metrics: NodeMetrics) -> CashuPayee? {
         guard settings.cashu != .off else { return nil }
-        do {
-            guard let wallet = try host.openCashu(walletKey: key) else {
-                logger.warning(
-                    "Cashu tokens are not taken: the Cashu wallet's lock key is not recorded yet (open the Cashu wallet once with the passphrase)"
-                )
-                return nil
-            }
-            return CashuPayee(
-                wallet: wallet, requireLock: settings.cashu == .locked, clock: host.clock,
-                metrics: metrics)
-        } catch {
-            logger.warning("Cashu tokens are not taken: \(error)")
-            return nil
-        }
+        let host = host
+        return CashuPayee(
+            requireLock: settings.cashu == .locked, clock: host.clock, metrics: metrics
+        ) { () throws(NodeError) in try host.openCashu(walletKey: key) }
     }
 
     /// The payee services the settings turn on (Bluetooth, camera), each announced as starting.
