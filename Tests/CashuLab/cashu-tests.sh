@@ -24,6 +24,10 @@
 #  6. `tender pay --cashu` pays a request locked to another wallet's key (only that wallet
 #     can take the token); an HTLC lock (64) and a mint the wallet does not hold (66) are
 #     refused.
+#  7. Lightning: `tender cashu mint 100` prints an invoice, waits until the FakeWallet pays
+#     it and mints; --wait 0 returns at once (a sync finishes it). `tender cashu melt` pays
+#     another node's invoice (1 sat fee, the change kept); too large a melt, the mint's own
+#     paid invoice (65) and a text that is no invoice (64) are refused with nothing spent.
 #   TENDER=.build/debug/tender bash Tests/CashuLab/cashu-tests.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -227,5 +231,55 @@ wallet carol receive "$(cat give5.txt)" >/dev/null || fail "carol could not take
 expect_status 64 t pay --cashu --request "$(nut18 "a=3, u='sat', nut10=NUT10Option(k='HTLC', d='00')")" --out give6.txt --data-dir stall
 grep -q "Tender locks only to a key" err.txt || fail "an HTLC lock is not refused by name: $(cat err.txt)"
 expect_status 66 t pay --cashu --request "$(nut18 "a=3, u='sat', m=['https://elsewhere.example']")" --out give6.txt --data-dir stall
+
+step "7. Lightning: tender cashu mint funds the stall from an invoice, tender cashu melt pays one"
+before=$(balance spendable sat)
+t cashu mint 100 --mint "$url" --wait 600 --data-dir stall >mint.txt 2>err.txt ||
+    fail "tender cashu mint did not mint 100 sat: $(cat err.txt)"
+own_invoice=$(grep -o '^lnbc[0-9a-z]*' mint.txt | head -1)
+[ -n "$own_invoice" ] || fail "tender cashu mint printed no invoice: $(cat mint.txt)"
+grep -q "Minted 100 sat" mint.txt || fail "tender cashu mint does not say what it minted: $(cat mint.txt)"
+grep -q "Waiting up to 600 s" err.txt || fail "tender cashu mint does not say how long it waits: $(cat err.txt)"
+[ "$(balance spendable sat)" = $((before + 100)) ] || fail "100 sat minted are not spendable"
+# --wait 0 returns at once: minted already (the FakeWallet pays at once) or left to the sync.
+t cashu mint 16 --mint "$url" --wait 0 --json --data-dir stall >quote.json 2>/dev/null ||
+    fail "tender cashu mint --wait 0 failed"
+minted=$(python3 -c "import json; print(json.load(open('quote.json'))['state'])")
+case "$minted" in
+    issued) ;;
+    unpaid) t cashu sync --data-dir stall >/dev/null || fail "the sync did not mint the quote left unpaid" ;;
+    *) fail "a quote is $minted after --wait 0" ;;
+esac
+[ "$(balance spendable sat)" = $((before + 116)) ] || fail "the 16 sat quote was not minted"
+expect_status 64 t cashu mint 16 --quote x --mint "$url" --data-dir stall
+expect_status 66 t cashu mint --quote no-such-quote --data-dir stall
+# An invoice of a node that is not the mint (random keys): the FakeWallet pays it, 1 sat fee.
+invoice() {
+    "$rig/.venv/bin/python" - "$1" <<'PY'
+import os, sys, time
+from bolt11 import Bolt11, Feature, Features, FeatureState, MilliSatoshi, TagChar, Tags, encode
+tags = Tags()
+tags.add(TagChar.features, Features.from_feature_list({Feature.payment_secret: FeatureState.supported}))
+tags.add(TagChar.description, "tender lab")
+tags.add(TagChar.payment_secret, os.urandom(32).hex())
+tags.add(TagChar.payment_hash, os.urandom(32).hex())
+print(encode(Bolt11(currency="bc", amount_msat=MilliSatoshi(int(sys.argv[1]) * 1000), date=int(time.time()), tags=tags), os.urandom(32).hex()))
+PY
+}
+before=$(balance spendable sat)
+t cashu melt "$(invoice 50)" --mint "$url" --json --data-dir stall >melt.json 2>err.txt ||
+    fail "tender cashu melt did not pay 50 sat: $(cat err.txt)"
+python3 -c "import json; m = json.load(open('melt.json')); assert m['state'] == 'paid' and m['amount'] == 50 and m['fee'] == 1 and m['preimage'], m" ||
+    fail "the melt is not paid 50 sat with a 1 sat fee: $(cat melt.json)"
+grep -q "fee reserve" err.txt || fail "tender cashu melt does not show the fee reserve: $(cat err.txt)"
+[ "$(balance spendable sat)" = $((before - 51)) ] || fail "50 sat and 1 sat fee were not all that left the wallet"
+[ "$(balance swapping sat)" = 0 ] || fail "proofs are left melting after a paid melt"
+# Refused with nothing spent: more than is held, an invoice the mint paid itself, not an invoice.
+snapshot >before.sha
+expect_status 65 t cashu melt "$(invoice 100000)" --mint "$url" --data-dir stall
+grep -q "insufficient funds" err.txt || fail "too large a melt is not said insufficient: $(cat err.txt)"
+expect_status 65 t cashu melt "$own_invoice" --mint "$url" --data-dir stall
+expect_status 64 t cashu melt "cashuBnotaninvoice" --mint "$url" --data-dir stall
+[ "$(snapshot)" = "$(cat before.sha)" ] || fail "a refused melt changed the stall's Cashu store"
 
 echo "cashu tests: all passed in $(($(date +%s) - started)) s"

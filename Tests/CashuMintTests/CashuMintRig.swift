@@ -68,6 +68,8 @@ struct CashuMintRig: Sendable {
 /// Starts the mint before the suite and stops it after, removing its directory.
 struct CashuMintScope: SuiteTrait, TestScoping {
     let isRecursive = false
+    /// Settings for the mint, `NAME=value` (the FakeWallet's payment states, say).
+    var environment: [String] = []
 
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
@@ -77,10 +79,10 @@ struct CashuMintScope: SuiteTrait, TestScoping {
             "cashu-mint-\(UUID().uuidString)")
         let rig = CashuMintRig.rigDirectory
         let (status, output) = try Shell.run(
-            "/bin/bash",
-            [
-                rig.appendingPathComponent("start.sh").path, "--port", String(port), "--data",
-                directory.path, "--units", "sat,usd",
+            "/usr/bin/env",
+            environment + [
+                "/bin/bash", rig.appendingPathComponent("start.sh").path, "--port", String(port),
+                "--data", directory.path, "--units", "sat,usd",
             ])
         // Standard error is mixed in: the URL is the last line.
         let url = output.split(separator: "\n").last.map(String.init) ?? ""
@@ -108,4 +110,9 @@ struct CashuMintScope: SuiteTrait, TestScoping {
 
 extension Trait where Self == CashuMintScope {
     static var cashuMint: CashuMintScope { CashuMintScope() }
+
+    /// A mint started with `environment` (`NAME=value` settings).
+    static func cashuMint(environment: [String]) -> CashuMintScope {
+        CashuMintScope(environment: environment)
+    }
 }

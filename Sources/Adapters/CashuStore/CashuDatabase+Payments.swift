@@ -162,7 +162,7 @@ extension CashuDatabase {
                 sql: """
                     SELECT p.mint, k.unit, p.state, p.locked, sum(p.amount) AS total FROM proofs p
                     JOIN keysets k ON k.mint = p.mint AND k.id = p.keyset
-                    WHERE p.state IN ('received', 'swapping', 'unspent')
+                    WHERE p.state IN ('received', 'swapping', 'melting', 'unspent')
                     GROUP BY p.mint, k.unit, p.state, p.locked
                     """)
             {
@@ -174,7 +174,7 @@ extension CashuDatabase {
                 switch row["state"] as String {
                 case "received" where row["locked"] as Int64 != 0: balance.locked += total
                 case "received": balance.atRisk += total
-                case "swapping": balance.swapping += total
+                case "swapping", "melting": balance.swapping += total
                 default: balance.spendable += total
                 }
                 balances[key] = balance

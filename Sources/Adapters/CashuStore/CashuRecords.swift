@@ -54,7 +54,7 @@ public struct CashuBalance: Hashable, Sendable {
     /// Taken offline locked to this wallet's key: the payer cannot spend it, until its
     /// locktime (swapped at the next sync).
     public var locked: UInt64 = 0
-    /// Inputs of a swap in flight.
+    /// Inputs of a swap or a melt in flight.
     public var swapping: UInt64 = 0
 }
 

@@ -31,14 +31,18 @@ struct CashuCommand: ParsableCommand {
         subcommands: [
             CashuMintCommand.self, CashuReceiveCommand.self, CashuSyncCommand.self,
             CashuBalanceCommand.self, CashuSendCommand.self, CashuHistoryCommand.self,
-            CashuKeyCommand.self,
+            CashuKeyCommand.self, CashuMeltCommand.self,
         ])
 }
 
 struct CashuMintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "mint", abstract: "The mints this wallet holds keys for.",
-        subcommands: [CashuMintAddCommand.self, CashuMintListCommand.self])
+        commandName: "mint",
+        abstract: "The mints this wallet holds keys for; `mint AMOUNT` mints ecash for an invoice.",
+        subcommands: [
+            CashuMintAddCommand.self, CashuMintListCommand.self, CashuMintInvoiceCommand.self,
+        ],
+        defaultSubcommand: CashuMintInvoiceCommand.self)
 }
 
 struct CashuMintAddCommand: AsyncParsableCommand {

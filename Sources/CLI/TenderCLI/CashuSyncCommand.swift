@@ -33,6 +33,7 @@ struct CashuSyncCommand: AsyncParsableCommand {
                     ?? Set(
                         try wallet.store.mintsWithReceivedProofs()
                             + wallet.store.pendingSwaps().map(\.mint)
+                            + wallet.store.mintsWithOpenQuotes()
                     )
                     .sorted()
             }

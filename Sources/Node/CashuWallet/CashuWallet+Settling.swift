@@ -7,7 +7,8 @@ import Secp256k1
 
 extension CashuWallet {
     /// Brings the wallet up to date with `client`'s mint: its keysets fetched again, swaps cut
-    /// short resolved (NUT-09 restore, NUT-07 state), and every proof taken offline swapped for
+    /// short resolved (NUT-09 restore, NUT-07 state), mints and melts cut short finished
+    /// (`finishLightning`), and every proof taken offline swapped for
     /// fresh ones of the wallet's own (NUT-03). A proof the mint says was spent before is kept
     /// as refused, with its token. Nothing here is lost to a crash: a swap is recorded with its
     /// outputs before it is sent.
@@ -24,6 +25,7 @@ extension CashuWallet {
                 try await resolve(pending, client: client, now: now)
                 report.recovered += 1
             }
+            report.recovered += try await finishLightning(client: client, now: now)
             let received = try store.proofs(mint: client.url, states: ["received"])
             try await swap(received, client: client, now: now, into: &report)
         } catch {
