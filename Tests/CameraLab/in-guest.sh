@@ -1,6 +1,12 @@
 #!/bin/sh
 # Runs inside the camera lab (Hardware/camera-lab/run.sh with CAMERAS=2); prepared by
-# camera-tests.sh, which passes TENDER, WORK (wallets, the test 1 clip), BOB (his address).
+# camera-tests.sh, which passes TENDER, WORK (wallets, the clips of tests 1, 6 and 7), BOB
+# (his address), MINT (the Cashu mint's URL on the host, out of the guest's reach).
+# Tests, in the order they run (camera-tests.sh says what each shows): 6 Cashu through
+# `tender cashu receive --camera` on the second camera beside 1 scan on the first, 2
+# two-sided, 5 and 7 Bob's node (payments and Cashu tokens through its camera), 3 vanish,
+# 4 frame rates. Bob's wallet is copied to LAB_OUT once his node stopped, for the host's
+# Cashu sync after the lab.
 # Each check prints PASS or FAIL; the last line says whether all passed.
 failed=0
 pass() { echo "PASS $1"; }
@@ -18,13 +24,17 @@ wait_for() { # wait_for TENTHS COMMAND…: until COMMAND succeeds (0.1 s apart),
         tries=$((tries - 1))
     done
 }
-alice_pays() { # alice_pays AMOUNT NAME: Alice's pay --qr, her screen $LAB_OUT/NAME.grey, her
-    # camera $CAMERA, output NAME.out and NAME.err; sets $alice to its pid once the screen shows
+alice_starts() { # alice_starts AMOUNT NAME: Alice's pay --qr, her screen $LAB_OUT/NAME.grey,
+    # her camera $CAMERA, output NAME.out and NAME.err; sets $alice to its pid
     "$TENDER" pay --data-dir "$WORK/alice" --to "$BOB" --amount "$1" --qr --camera "$CAMERA" \
         --frames-out "$LAB_OUT/$2.grey" --hold 6 --timeout 600 --json \
         >"$LAB_OUT/$2.out" 2>"$LAB_OUT/$2.err" &
     alice=$!
-    wait_for 1200 test -s "$LAB_OUT/$2.grey"
+}
+alice_shows() { wait_for 1200 test -s "$LAB_OUT/$1.grey"; } # alice_shows NAME: her screen is on
+alice_pays() { # alice_pays AMOUNT NAME: alice_starts, then waits until her screen shows
+    alice_starts "$1" "$2"
+    alice_shows "$2"
 }
 alice_reads_receipt() { # alice_reads_receipt SCREEN NAME WHAT: SCREEN plays into Alice's camera
     # until her pay NAME ends; passes WHAT when it ended with the payment spent
@@ -38,6 +48,36 @@ alice_reads_receipt() { # alice_reads_receipt SCREEN NAME WHAT: SCREEN plays int
         fail "$3: Alice's pay ended $paid: $(grep -v '^.\[H' "$LAB_OUT/$2.out" | tail -n 3) $(tail -n 2 "$LAB_OUT/$2.err")"
     fi
 }
+
+# 6. Cashu through the camera, offline (the guest has no network; Bob's wallet holds the
+# mint's keys), on the second camera while test 1 scans the first: Bob's `tender cashu
+# receive --camera` reads a token nutshell's wallet sent, shown as one code, then one animated
+# as Cashu wallets animate it (BC-UR ur:bytes, NUT-16).
+if curl -s --max-time 10 "$MINT/v1/info" >/dev/null 2>&1; then
+    fail "cashu: the guest reaches the mint at $MINT, so these tests are not offline"
+else
+    pass "cashu: the mint at $MINT is out of the guest's reach: what follows is offline"
+fi
+cashu_receive() { # cashu_receive CLIP AMOUNT: Bob's receive --camera while CLIP plays into it
+    shown=$(play "$1" "$CAMERA2_FEED")
+    "$TENDER" cashu receive --data-dir "$WORK/bob" --camera "$CAMERA2" --timeout 300 --json \
+        >"$LAB_OUT/cashu-$2.out" 2>"$LAB_OUT/cashu-$2.err"
+    echo $? >"$LAB_OUT/cashu-$2.status"
+    kill "$shown"
+}
+cashu_received() { # cashu_received AMOUNT WHAT: passes WHAT when receive took AMOUNT sat
+    if [ "$(cat "$LAB_OUT/cashu-$1.status")" = 0 ] && grep -q "\"amount\" : $1," "$LAB_OUT/cashu-$1.out" &&
+        grep -q '"state" : "received"' "$LAB_OUT/cashu-$1.out"; then
+        pass "$2"
+    else
+        fail "$2: receive ended $(cat "$LAB_OUT/cashu-$1.status"): $(tail -n 2 "$LAB_OUT/cashu-$1.err") $(head -c 300 "$LAB_OUT/cashu-$1.out")"
+    fi
+}
+{
+    cashu_receive "$WORK/cashu-single.grey" 5
+    cashu_receive "$WORK/cashu-animated.grey" 21
+} &
+cashu=$!
 
 # 1. Scan an animated loop from a real camera, asking for 30 frames/s.
 player=$(play "$WORK/clip.grey" "$CAMERA_FEED")
@@ -53,6 +93,11 @@ if grep -q "^camera $CAMERA: 640x480 at [0-9.]* frames/s" "$LAB_OUT/scan.err"; t
 else
     fail "scan: no frame-rate line in: $(head -n 3 "$LAB_OUT/scan.err")"
 fi
+
+# 6's results.
+wait $cashu
+cashu_received 5 "cashu: Bob's receive --camera took nutshell's token shown as one code: 5 sat, received"
+cashu_received 21 "cashu: Bob's receive --camera took a token animated as ur:bytes (NUT-16): 21 sat, received"
 
 # 2. Two-sided: Alice's screen plays into Bob's camera, Bob's into Alice's.
 alice_pays 130 pay
@@ -95,6 +140,11 @@ printf '[payee]\nbluetooth = "off"\ncamera = "%s"\n' "$CAMERA2" >"$WORK/bob/node
 sock="$WORK/node.sock"
 "$TENDER" node --data-dir "$WORK/bob" --no-sync --listen "unix:$sock" >"$LAB_OUT/node.log" 2>&1 &
 node=$!
+# 7. A Cashu token (from nutshell's wallet, one code) in view of the node's camera from the
+# start, while Alice's pay starts: the node's Cashu wallet takes it offline; it is taken out
+# of view then (the camera would pass it on again after 30 s in view). The same token is
+# shown again after this test's payment.
+to_node=$(play "$WORK/cashu-node.grey" "$CAMERA2_FEED")
 api() {
     curl -s --unix-socket "$sock" -H "Authorization: Bearer $(cat "$WORK/bob/api-token" 2>/dev/null)" \
         "http://node$1"
@@ -106,7 +156,21 @@ if scanning; then
 else
     fail "node camera: no scanning status: $(api /api/status) $(tail -n 3 "$LAB_OUT/node.log")"
 fi
-alice_pays 90 pay2
+alice_starts 90 pay2
+node_tokens() { # the node's Cashu payments of 8 sat, as "id state" lines
+    api /api/cashu/payments | python3 -c 'import json, sys
+for payment in json.load(sys.stdin)["payments"]:
+    if payment["amount"] == "8" and payment["direction"] == "in": print(payment["id"], payment["state"])' 2>/dev/null
+}
+took_token() { grep -q "camera payee: took a Cashu token of 8 sat" "$LAB_OUT/node.log" && [ -n "$(node_tokens)" ]; }
+wait_for 1800 took_token
+kill "$to_node"
+if took_token && [ "$(node_tokens | cut -d' ' -f2)" = received ]; then
+    pass "node cashu: the node took the token shown to its camera, listed as received ($(grep -o 'took a Cashu token of 8 sat from [^ ]*' "$LAB_OUT/node.log" | head -n 1))"
+else
+    fail "node cashu: no token of 8 sat: $(api /api/cashu/payments | head -c 300) $(grep -i cashu "$LAB_OUT/node.log" | tail -n 3)"
+fi
+alice_shows pay2
 to_node=$(play "$LAB_OUT/pay2.grey" "$CAMERA2_FEED")
 paid_id() { # the request id of the node's payment of 90, once accepted
     api /api/payments | python3 -c 'import json, sys
@@ -133,12 +197,27 @@ fi
 "$TENDER" show "$LAB_OUT/node-receipt" --frames-out "$LAB_OUT/node-screen.grey" >/dev/null
 alice_reads_receipt "$LAB_OUT/node-screen.grey" pay2 \
     "node camera: Alice's camera read the node's receipt: payment spent"
+# 7, again: the Cashu token shown to the node's camera once more (the camera passes a code
+# held in view on once in 30 s; by now, or soon, it passes it on again): refused as taken.
+to_node=$(play "$WORK/cashu-node.grey" "$CAMERA2_FEED")
+refused_again() { grep -q "camera payee: refused a Cashu token: .*taken already" "$LAB_OUT/node.log"; }
+wait_for 1800 refused_again
+kill "$to_node"
+if refused_again && [ "$(node_tokens | wc -l)" -eq 1 ] &&
+    api /metrics | grep -q 'tender_cashu_tokens_total{outcome="taken"} 1'; then
+    pass "node cashu: the same token shown again was refused as taken already: one payment"
+else
+    fail "node cashu: shown again: $(node_tokens | tr '\n' ' ') $(grep -i cashu "$LAB_OUT/node.log" | tail -n 3)"
+fi
 v4l2-ctl -d "$CAMERA2" -c disconnect=1 2>>"$LAB_OUT/node.log"
-camera_gone() { api /api/status | grep -q "waiting for the camera"; }
+# The status as it was when it said so: the node looks for its camera again every 5 s, and
+# vivid's camera can be opened again after the unplug.
+camera_gone() { said=$(api /api/status | grep -o 'waiting for the camera[^"]*'); [ -n "$said" ]; }
 wait_for 1200 camera_gone
-if camera_gone && kill -0 $node 2>/dev/null &&
+gone=$?
+if [ $gone -eq 0 ] && kill -0 $node 2>/dev/null &&
     api /metrics | grep -q 'tender_camera_payments_total{outcome="paid"} 1'; then
-    pass "node camera: unplugged, the node says so ($(api /api/status | grep -o 'waiting for the camera[^"]*' | cut -c 1-70)…) and serves on"
+    pass "node camera: unplugged, the node says so ($(echo "$said" | cut -c 1-70)…) and serves on"
 else
     fail "node camera: after the unplug: $(api /api/status) $(tail -n 3 "$LAB_OUT/node.log")"
 fi
@@ -152,6 +231,9 @@ if [ $stopped -eq 0 ]; then
 else
     fail "node camera: the node exited $stopped: $(tail -n 3 "$LAB_OUT/node.log")"
 fi
+# Bob's wallet as the guest leaves it, for the host's Cashu sync after the lab: the guest's
+# writes to the host's folders stay in its own overlay, LAB_OUT is the way out.
+cp -R "$WORK/bob" "$LAB_OUT/bob" || fail "could not copy Bob's wallet to $LAB_OUT"
 
 # 3. The camera is unplugged mid-scan (vivid's Disconnect button): a clear error, exit 74.
 "$TENDER" scan --camera "$CAMERA" --timeout 300 >/dev/null 2>"$LAB_OUT/vanish.err" &
