@@ -434,7 +434,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "CashuStoreTests",
-            dependencies: ["CashuStore", "Cashu", "CashuTestSupport", "Codecs", "Secp256k1"],
+            dependencies: [
+                "CashuStore", "Cashu", "CashuTestSupport", "Codecs", "Secp256k1",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "EVMTests",

@@ -173,7 +173,7 @@ step "5. the stall's node: a token handed to its API is taken offline and swappe
 api=$(free_port)
 TENDER_SYNC_INTERVAL=1 "$tender" node --data-dir stall --listen "127.0.0.1:$api" >node.log 2>&1 &
 node_pid=$!
-stop_node() { kill "$node_pid" 2>/dev/null; wait "$node_pid" 2>/dev/null || true; }
+stop_node() { kill "$node_pid" 2>/dev/null || true; wait "$node_pid" 2>/dev/null || true; }
 trap 'stop_node; cleanup' EXIT
 # Each wait ends as soon as its condition holds; the deadline is for a machine that is busy.
 until_ok() {

@@ -68,7 +68,7 @@ struct CashuSyncCommand: AsyncParsableCommand {
                 }
                 if report.recovered > 0 {
                     line +=
-                        "; \(report.recovered) swap(s) cut short earlier finished from the mint's records"
+                        "; \(report.recovered) swap(s), mint(s) or melt(s) cut short earlier finished from the mint's records"
                 }
                 print(line + ".")
                 if let failure = report.failure {

@@ -8,7 +8,7 @@ public struct CashuSettlement: Sendable, Hashable {
     /// Refused by the mint, by unit: spent elsewhere before this wallet swapped it (the payer
     /// spent it twice), or unspendable; the token is kept as evidence.
     public var refused: [String: UInt64] = [:]
-    /// Swaps cut short earlier (a crash, a lost answer) and resolved now.
+    /// Swaps, mints and melts cut short earlier (a crash, a lost answer) and resolved now.
     public var recovered: Int = 0
     /// New keysets the mint published.
     public var newKeysets: Int = 0
@@ -33,7 +33,8 @@ extension CashuSettlement {
                 "; refused \(Self.text(refused)): not paid, the token was spent elsewhere first (kept as evidence)"
         }
         if recovered > 0 {
-            line += "; \(recovered) swap(s) cut short earlier finished from the mint's records"
+            line +=
+                "; \(recovered) swap(s), mint(s) or melt(s) cut short earlier finished from the mint's records"
         }
         if let failure { line += "; not finished: \(failure) (tried again at the next sync)" }
         return line

@@ -113,7 +113,7 @@ extension CashuWallet {
         } catch {
             // Whatever the mint did, the outputs are recorded: restore finds what it signed.
             throw Self.lightningFailure(error).noting(
-                "quote \(record.quote) is paid and its outputs are recorded: `tender cashu mint --quote \(record.quote) --mint \(record.mint)` or the next sync finishes it"
+                "quote \(record.quote) at \(record.mint) is paid and its outputs are recorded: finishing it by its quote id, or the next sync, mints them"
             )
         }
         let proofs = try zip(outputs, signatures).map { try $0.proof(from: $1, keyset: active) }

@@ -5,7 +5,8 @@ import NodeHost
 import NodeKit
 
 /// The Cashu part of a sync pass (Docs/CASHU.md): at every mint where tokens were taken and
-/// not swapped, or a swap was cut short, the wallet settles as a sync by hand does. One
+/// not swapped, or a swap, a mint or a melt was cut short, the wallet settles as a sync by
+/// hand does. One
 /// settler at a time: while another process swaps (a sync by hand), this pass leaves the
 /// mints to it.
 struct CashuPass: Sendable {
@@ -28,7 +29,7 @@ struct CashuPass: Sendable {
         do {
             mints = Set(
                 try wallet.store.mintsWithReceivedProofs()
-                    + wallet.store.pendingSwaps().map(\.mint)
+                    + wallet.store.pendingSwaps().map(\.mint) + wallet.store.mintsWithOpenQuotes()
             ).sorted()
         } catch {
             return ([], [SettlementLoop.Failure(domain: nil, reason: "the Cashu store: \(error)")])
