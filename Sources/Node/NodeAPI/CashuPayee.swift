@@ -55,7 +55,12 @@ public final class CashuPayee: Sendable {
             metrics.cashuTokenEnded(taken: true)
             return payment
         } catch {
-            metrics.cashuTokenEnded(taken: false)
+            // One taken already (still in view of the camera, handed in twice) is no refusal.
+            if case .exists = error.kind {
+                metrics.cashuTokenRepeated()
+            } else {
+                metrics.cashuTokenEnded(taken: false)
+            }
             throw error
         }
     }

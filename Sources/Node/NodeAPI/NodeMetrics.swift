@@ -70,11 +70,16 @@ public final class NodeMetrics: Sendable {
     public func bluetoothFailed() { errors("bluetooth").increment() }
 
     /// A Cashu token was taken offline (by the camera or the API) or refused.
-    public func cashuTokenEnded(taken: Bool) {
+    public func cashuTokenEnded(taken: Bool) { cashuTokens(taken ? "taken" : "refused") }
+
+    /// A Cashu token taken already was offered again (held in view of the camera).
+    public func cashuTokenRepeated() { cashuTokens("repeated") }
+
+    private func cashuTokens(_ outcome: String) {
         registry.makeCounter(
             descriptor: Self.series(
                 "cashu_tokens_total", "Cashu tokens offered to the node, by outcome."),
-            labels: [("outcome", taken ? "taken" : "refused")]
+            labels: [("outcome", outcome)]
         ).increment()
     }
 

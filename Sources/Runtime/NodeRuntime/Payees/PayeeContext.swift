@@ -42,6 +42,8 @@ struct PayeeContext: Sendable {
             logger.info(
                 "\(payee) payee: took a Cashu token of \(amount) from \(payment.mint) offline (payment \(payment.id)); swapped at the next sync"
             )
+        } catch  where error.code == "exists" {
+            logger.debug("\(payee) payee: a Cashu token shown again; taken already")
         } catch {
             logger.warning("\(payee) payee: refused a Cashu token: \(error)")
         }
