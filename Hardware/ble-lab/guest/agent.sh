@@ -7,7 +7,8 @@
 #   VM A: btvirt (the air; its first controller is A's hci0 through /dev/vhci), air.py relaying
 #         btvirt's second controller to the serial port ttyS1 that leads to VM B.
 #   VM B: btattach makes the controller behind ttyS1 its hci0.
-#   Both: dbus-daemon, and bluetoothd -n -d started for each scenario's clean state.
+#   Both: dbus-daemon, and bluetoothd -n -d started for each scenario's clean state (and
+#         again whenever it dies unasked).
 #
 # Handshake per scenario I (files in /mnt/lab/ctl): both agents make Bluetooth clean and write
 # I.<role>.clean (its seconds); once both are clean, A starts peripheral() and writes I.ready
@@ -151,21 +152,61 @@ wait_for_adapter() { # until hci0 is on D-Bus and powered
     done
 }
 
+# bluetoothd runs under a supervisor that starts it again when it dies unasked: BlueZ 5.66
+# aborts under a client now and then (free(): invalid pointer in shared/gatt-client.c's
+# disable_ccc_callback: a StopNotify's CCC write answered after the peer's service vanished),
+# and with no systemd here nothing would start it again, as D-Bus activation does elsewhere.
+supervise_bluetoothd() { # in the background, its output into the log, until stop_bluetoothd
+    local pid status why deaths=0
+    while :; do
+        bluetoothd -n -d -f "$guest_dir/main.conf" &
+        pid=$!
+        echo "$pid" >"$run/bluetoothd.pid"
+        wait "$pid"
+        status=$?
+        [ -e "$run/bluetoothd.stopping" ] && break
+        why="status $status"
+        [ "$status" -gt 128 ] && why="SIG$(kill -l $((status - 128)))"
+        deaths=$((deaths + 1))
+        echo "---- ble-lab: bluetoothd died unasked ($why) at $(stamp)"
+        if [ $deaths -ge 5 ]; then
+            fault_log "bluetoothd died unasked ($why), $deaths times since its start: not started again"
+            break
+        fi
+        fault_log "bluetoothd died unasked ($why): started again"
+    done
+    rm -f "$run/bluetoothd.pid" "$run/bluetoothd.stopping"
+}
+
 start_bluetoothd() {
+    local waited=0
     echo "---- ble-lab: bluetoothd started at $(stamp)" >>"$bluetoothd_log"
-    bluetoothd -n -d -f "$guest_dir/main.conf" >>"$bluetoothd_log" 2>&1 &
-    echo $! >"$run/bluetoothd.pid"
+    rm -f "$run/bluetoothd.pid" "$run/bluetoothd.stopping"
+    # Not on perform's stdout either: its $(...) would wait for the supervisor to end.
+    supervise_bluetoothd >>"$bluetoothd_log" 2>&1 &
+    until [ -s "$run/bluetoothd.pid" ] || [ $waited -ge 100 ]; do snooze 0.02; waited=$((waited + 1)); done
     wait_for_adapter
 }
 
 stop_bluetoothd() { # stop_bluetoothd [TERM|KILL]
-    local pid signal=${1:-TERM} waited=0
-    pid=$(cat "$run/bluetoothd.pid" 2>/dev/null) || return 0
-    kill -"$signal" "$pid" 2>/dev/null
-    # On SIGTERM bluetoothd powers the adapter off (dropping its links) before it exits.
-    while kill -0 "$pid" 2>/dev/null && [ $waited -lt 100 ]; do snooze 0.05; waited=$((waited + 1)); done
-    kill -KILL "$pid" 2>/dev/null
-    rm -f "$run/bluetoothd.pid"
+    local pid="" current signal=${1:-TERM} waited=0
+    [ -e "$run/bluetoothd.pid" ] || return 0
+    : >"$run/bluetoothd.stopping"
+    # Until its supervisor ended (it takes both files away), the pid read again each look: it
+    # may have just started another. On SIGTERM bluetoothd powers the adapter off (dropping
+    # its links) before it exits; after 5 s, SIGKILL.
+    while [ -e "$run/bluetoothd.stopping" ] && [ $waited -lt 120 ]; do
+        current=""
+        read -r current 2>/dev/null <"$run/bluetoothd.pid"
+        if [ -n "$current" ] && [ "$current" != "$pid" ]; then
+            pid=$current
+            kill -"$signal" "$pid" 2>/dev/null
+        fi
+        [ $waited = 100 ] && kill -KILL "$pid" 2>/dev/null
+        snooze 0.05
+        waited=$((waited + 1))
+    done
+    rm -f "$run/bluetoothd.pid" "$run/bluetoothd.stopping"
     echo "---- ble-lab: bluetoothd stopped ($signal) at $(stamp)" >>"$bluetoothd_log"
 }
 
@@ -407,6 +448,10 @@ mount_everything
 sync_clock
 say "userspace up at $(cut -d' ' -f1 /proc/uptime) s of uptime; clock minus the host's: $(check_clock)"
 modprobe bluetooth
+# Debian's org.bluez.service leaves bluetoothd's activation to systemd, absent here: its
+# Exec=/bin/false made a call while bluetoothd was down fail with Spawn.ChildExited; without
+# it (gone from this guest's overlay only) the answer is ServiceUnknown, on which Tender waits.
+rm -f /usr/share/dbus-1/system-services/org.bluez.service
 dbus-daemon --system --fork
 if [ "$role" = A ]; then start_air; else attach_air; fi
 wait_for 30 /sys/class/bluetooth/hci0 || say "no hci0 after 30 s"
