@@ -39,6 +39,13 @@ public struct BluetoothError: Error, Sendable, Equatable, CustomStringConvertibl
             self.init(
                 .bluetoothdNotRunning,
                 "bluetoothd is not running (\(what): no org.bluez on the system bus)")
+        } else if name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") {
+            // The bus tried to start bluetoothd and could not (Debian's org.bluez.service
+            // leaves it to systemd, absent in containers and small systems): not running.
+            self.init(
+                .bluetoothdNotRunning,
+                "bluetoothd is not running and the system bus could not start it (\(what)): \(error.message)"
+            )
         } else if error.is(.noServer) || error.is(.fileNotFound) {
             self.init(.noSystemBus, "no D-Bus system bus (\(what)): \(error.message)")
         } else if error.is(.accessDenied) {
