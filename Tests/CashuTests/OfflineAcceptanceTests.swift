@@ -124,6 +124,20 @@ import Testing
                 kind: "P2PK", nonce: "2", data: hex(other.publicKey.compressed), tags: []
             ).secret)
         #expect(refusal(Token(mint: mint.url, unit: "sat", proofs: [toOther]))?.kind == .locked)
+        // A lock that ends within the margin protects nothing: the payer's refund key could
+        // take it back before the swap. Taken as a plain proof, not as a locked one.
+        let ending = try mint.proof(
+            amount: 8,
+            secret: SpendingCondition(
+                kind: "P2PK", nonce: "4", data: hex(payee.publicKey.compressed),
+                tags: [["locktime", "1600"]]
+            ).secret)
+        let soon = Token(mint: mint.url, unit: "sat", proofs: [ending])
+        let why = refusal(soon, .requireLockToPayee)
+        #expect(why?.kind == .locked)
+        #expect(
+            why?.description.contains("could take it back") == true, "\(why.map { "\($0)" } ?? "")")
+        #expect(try acceptance().check(soon).lockedUntil == 1600)
         let htlc = try mint.proof(
             amount: 4,
             secret: SpendingCondition(kind: "HTLC", nonce: "3", data: "00", tags: []).secret)

@@ -42,27 +42,42 @@ struct CashuGiveTerms {
         return key
     }
 
-    /// `from(request:mint:held:)` with the mints the wallet on `host` holds.
+    /// `from(request:mint:held:amount:)` with the mints the wallet on `host` holds.
     static func from(
-        request text: String, mint: String?, on host: NodeHost
+        request text: String, mint: String?, amount: String?, on host: NodeHost
     ) throws(NodeError) -> CashuGiveTerms {
         let held = try cashu { try host.openCashu(signing: false).store.mints().map(\.url) }
-        return try from(request: text, mint: try mint.map(checkedMint), held: held)
+        return try from(
+            request: text, mint: try mint.map(checkedMint), held: held, amount: amount)
     }
 
     /// The terms a NUT-18 request (`creqA…`, `creqb1…`) sets: its amount, unit and memo, the
     /// first of its mints this wallet holds (or `mint`, if the request lists it), its P2PK
     /// lock. Tender hands the token over in-band (shown, printed, or a file); a request that
     /// names a transport is said to be one Tender does not use.
+    /// A request that leaves the amount to the payer (NUT-18 `a` absent) takes `amount`, typed
+    /// in its unit; one that names it takes no other.
     static func from(
-        request text: String, mint given: String?, held: [String]
+        request text: String, mint given: String?, held: [String], amount typed: String? = nil
     ) throws(NodeError) -> CashuGiveTerms {
         let request: CashuPaymentRequest
         do { request = try CashuPaymentRequest.decode(text) } catch {
             throw NodeError(.usage("--request is not a Cashu payment request: \(error)"))
         }
-        guard let value = request.amount, value > 0 else {
-            throw NodeError(.usage("the request names no amount: give one with an amount instead"))
+        let unit = (request.unit ?? "sat").lowercased()
+        let value: UInt64
+        switch (request.amount, typed) {
+        case (let asked?, nil) where asked > 0: value = asked
+        case (nil, let typed?):
+            do { value = try CashuUnit.baseUnits(typed, unit: unit) } catch {
+                throw NodeError(.usage("amount: \(error.message)"))
+            }
+            guard value > 0 else { throw NodeError(.usage("the amount must be more than 0")) }
+        case (_?, _?):
+            throw NodeError(.usage("the request names its amount: give none"))
+        default:
+            throw NodeError(
+                .usage("the request leaves the amount to the payer: give one (in \(unit))"))
         }
         let listed = request.mints ?? []
         let mint: String
@@ -74,7 +89,8 @@ struct CashuGiveTerms {
                     ))
             }
             mint = given
-        } else if let first = listed.map { Token.normalized(mint: $0) }.first(where: held.contains) {
+        } else if let first = listed.map { Token.normalized(mint: $0) }.first(where: held.contains)
+        {
             mint = first
         } else if listed.isEmpty, held.count == 1 {
             mint = held[0]
@@ -100,7 +116,7 @@ struct CashuGiveTerms {
             lockTo = key
         }
         return CashuGiveTerms(
-            value: value, unit: (request.unit ?? "sat").lowercased(), mint: mint,
+            value: value, unit: unit, mint: mint,
             memo: request.requestDescription, lockTo: lockTo)
     }
 

@@ -49,8 +49,8 @@ struct CashuSendCommand: AsyncParsableCommand {
 
     func validate() throws {
         if request != nil {
-            guard amount == nil, lockTo == nil else {
-                throw ValidationError("--request sets the amount and the lock: give neither")
+            guard lockTo == nil else {
+                throw ValidationError("--request sets the lock: drop --lock-to")
             }
         } else {
             guard amount != nil else { throw ValidationError("give an amount, or --request") }
@@ -68,7 +68,8 @@ struct CashuSendCommand: AsyncParsableCommand {
 
     private func terms() throws(NodeError) -> CashuGiveTerms {
         if let request {
-            return try CashuGiveTerms.from(request: request, mint: mint, on: global.host)
+            return try CashuGiveTerms.from(
+                request: request, mint: mint, amount: amount, on: global.host)
         }
         return try CashuGiveTerms.given(
             amount: amount ?? "", unit: unit, mint: mint ?? "", memo: memo, lockTo: lockTo)

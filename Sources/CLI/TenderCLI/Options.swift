@@ -76,7 +76,9 @@ enum Failure {
         {
             FileHandle.standardError.write(json + Data("\n".utf8))
         } else {
-            FileHandle.standardError.write(Data("tender: error: \(message)\n\(after)".utf8))
+            // A message may quote what came from outside (a token's mint URL, a memo).
+            let shown = terminalSafe(message, keeping: ["\n"])
+            FileHandle.standardError.write(Data("tender: error: \(shown)\n\(after)".utf8))
         }
     }
 

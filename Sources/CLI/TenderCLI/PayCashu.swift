@@ -14,8 +14,8 @@ extension PayCommand {
             guard amount != nil, mint != nil else {
                 throw ValidationError("--cashu needs --request creqA…, or --amount and --mint")
             }
-        } else if amount != nil || to != nil {
-            throw ValidationError("--request sets the amount and the lock: drop --amount and --to")
+        } else if to != nil {
+            throw ValidationError("--request sets the lock: drop --to")
         }
     }
 
@@ -23,7 +23,8 @@ extension PayCommand {
         try await guarded {
             let terms =
                 try request.map { request throws(NodeError) in
-                    try CashuGiveTerms.from(request: request, mint: mint, on: global.host)
+                    try CashuGiveTerms.from(
+                        request: request, mint: mint, amount: amount, on: global.host)
                 }
                 ?? CashuGiveTerms.given(
                     amount: amount ?? "", unit: unit, mint: mint ?? "",

@@ -24,16 +24,25 @@ public struct OfflineAcceptance: Sendable {
     /// false only when the token is swapped at once, the mint online (it checks the
     /// signatures then): a proof without a DLEQ proof is taken. One that has it is checked.
     public let requireDLEQ: Bool
+    /// With `requireLockToPayee`: how long a lock must still hold. A lock that ends sooner
+    /// lets the payer's refund key take the proof back before the payee's next swap, so it
+    /// protects nothing.
+    public let lockMargin: UInt64
+
+    /// What `requireLockToPayee` asks of a lock unless told: an hour beyond now (a node
+    /// syncs every 30 s; wallets lock for a day by default, nutshell's LOCKTIME_DELTA_SECONDS).
+    public static let defaultLockMargin: UInt64 = 3600
 
     public init(
         keysets: [Keyset], payeeKey: PublicKey?, lockPolicy: LockPolicy, now: UInt64,
-        requireDLEQ: Bool = true
+        requireDLEQ: Bool = true, lockMargin: UInt64 = defaultLockMargin
     ) {
         self.keysets = keysets
         self.payeeKey = payeeKey
         self.lockPolicy = lockPolicy
         self.now = now
         self.requireDLEQ = requireDLEQ
+        self.lockMargin = lockMargin
     }
 
     /// What was accepted: the total, and until when the payee alone can spend it (the earliest
@@ -122,6 +131,13 @@ public struct OfflineAcceptance: Sendable {
             switch try lockStatus(proof, field: field) {
             case .unlocked: lockedFlags.append(false)
             case .until(let time):
+                // A lock still in force ends after now (`P2PKLock.reliance`).
+                if case .requireLockToPayee = lockPolicy, let time, time - now < lockMargin {
+                    throw CashuError(
+                        .locked, field: "\(field).secret",
+                        "its lock ends at \(time), in \(time - now) s: the payer could take it back before it is swapped (a lock of at least \(lockMargin) s is asked)"
+                    )
+                }
                 locked += 1
                 lockedFlags.append(true)
                 if let time { lockedUntil = min(lockedUntil ?? time, time) }
