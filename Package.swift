@@ -521,6 +521,8 @@ let package = Package(
             dependencies: [
                 "Tender", "Codecs", "Secp256k1", "Keystore", "WalletStore", "QR",
                 "TenderTestSupport",
+                // The Cashu sweep: starts the rig's mint, reads cashu.sqlite.
+                "ChainTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Referee"], swiftSettings: strict),
     ],

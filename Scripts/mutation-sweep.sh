@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The full mutation sweep (Docs/MUTATION-SWEEP.md): every truncation and bits 0 and 7 of every
-# byte (all 8 bits with --all-bits) of each file kind, each run through the real CLI against a
-# fresh copy of the receiving store; then the tender: URI sweep. The sweep itself is the Swift
-# test (Tests/EndToEndTests/MutationSweep*.swift, Tests/PaymentCodesTests/URIMutationTests.swift);
-# this script runs it in full and prints the figures.
+# byte (all 8 bits with --all-bits) of each file kind, Cashu tokens included, each run through
+# the real CLI against a fresh copy of the receiving store; then the tender: URI sweep. The
+# sweep itself is the Swift test (Tests/EndToEndTests/MutationSweep*.swift and
+# CashuMutationSweep*.swift, Tests/PaymentCodesTests/URIMutationTests.swift); this script runs
+# it in full and prints the figures (the filter's MutationSweepTests matches
+# CashuMutationSweepTests too). The Cashu kinds start the rig's mint (Rigs/cashu-mint) to make
+# their tokens, then take every mutation offline.
 #
 #   Scripts/mutation-sweep.sh [--all-bits] [--jobs N] [--skip-build] [--out DIR]
 set -euo pipefail
@@ -38,13 +41,13 @@ elapsed=$(($(date +%s) - start))
 
 echo "Mutation sweep ($mode, $jobs runs at a time), $(date -u +%Y-%m-%d), ${elapsed} s in all"
 echo
-echo "| file | bytes | mutations | refused | not refused properly | time |"
-echo "|---|---:|---:|---:|---:|---:|"
-for kind in notes payment receipt evidence; do
+echo "| file | bytes | mutations | refused | accepted as harmless | not refused properly | time |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+for kind in notes payment receipt evidence cashu cashu-locked; do
     if [[ -f "$out/$kind.row" ]]; then cat "$out/$kind.row"; else echo "| $kind | (no figures) |"; fi
 done
 echo
-for kind in notes payment receipt evidence uri; do
+for kind in notes payment receipt evidence cashu cashu-locked uri; do
     [[ -f "$out/$kind.md" ]] && cat "$out/$kind.md" && echo
 done
 if ((status != 0)); then

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import TenderTestSupport
+import Testing
 
 /// One change to a file: a single bit flipped, or the file cut short.
 enum Mutation: Hashable, Sendable, CustomStringConvertible {
@@ -118,17 +119,52 @@ struct SweepPlan: Sendable {
     }
 }
 
+/// Names the part of a file a mutation is about (for reports).
+protocol FieldNaming: Sendable {
+    func field(of mutation: Mutation) -> String
+}
+
+/// What the runs of a file kind must do.
+struct SweepRule: Sendable {
+    /// An exit status a refusal may have, what it means, and how its reason is read from
+    /// stderr (nil when stderr gives none).
+    struct Refusal: Sendable {
+        let status: Int32
+        let meaning: String
+        let reason: @Sendable (_ stderr: String) -> String?
+    }
+
+    let refusals: [Refusal]
+    /// What the reasons in the histogram are (its column heading).
+    var reasonHeading = "reason (after `rejected: `; ids and numbers blanked)"
+    /// The files of the data directory a refusal must leave byte for byte as they were.
+    let storeFiles: [String]
+    /// What the data directory holds after an acceptance, as text, leaving out what the file
+    /// does not sign. An accepted mutation is harmless when it reads as the genuine file's.
+    /// nil: no acceptance is harmless.
+    let holdings: (@Sendable (_ dataDirectory: URL) throws -> String)?
+
+    /// Tender's own files: every field is signed or checked, so every mutation is refused
+    /// (exit 65, `rejected: `) and wallet.sqlite is left as it was.
+    static let tenderFile = SweepRule(
+        refusals: [Refusal(status: 65, meaning: "rejected") { MutationSweep.reason($0) }],
+        storeFiles: ["wallet.sqlite", "wallet.sqlite-wal"], holdings: nil)
+
+    var statusesText: String { refusals.map { String($0.status) }.joined(separator: " or ") }
+}
+
 /// A file kind and the store that receives it through the real CLI.
 struct SweepTarget: Sendable {
-    /// What the file is: "notes", "payment", "receipt", "evidence".
+    /// What the file is: "notes", "payment", "receipt", "evidence", "cashu", "cashu-locked".
     let kind: String
     /// The genuine file.
     let file: [UInt8]
     /// Names the bytes of the file (for reports).
-    let fields: FieldMap
+    let fields: any FieldNaming
     /// The receiving data directory before the file arrives; each run gets a fresh copy.
     let pristine: URL
     let environment: [String: String]
+    var rule: SweepRule = .tenderFile
     /// The command line, given the input file, the data directory and an output path the
     /// command may write only when it accepts (a receipt).
     let arguments:
@@ -141,24 +177,61 @@ struct SweepOutcome: Sendable {
     let status: Int32
     let signalled: Bool
     let stderr: String
-    let storeUnchanged: Bool
+    /// The store files (of the rule) that are not as they were.
+    let changedFiles: [String]
     let wroteOutput: Bool
+    /// What the data directory holds, after an acceptance under a rule that reads it.
+    var holdings: String? = nil
 
-    /// The refusal's reason with ids and numbers blanked, so alike refusals count together;
-    /// nil unless stderr holds `tender: error: rejected: <something>`.
-    var reason: String? { MutationSweep.reason(stderr) }
-
-    /// Why this run is not a proper refusal (empty when it is).
-    var problems: [String] {
-        var problems: [String] = []
-        if signalled { problems.append("killed by signal \(status)") }
-        if status == 0 { problems.append("ACCEPTED (exit 0)") }
-        if !signalled && status != 0 && status != 65 { problems.append("exit \(status), not 65") }
-        if reason == nil { problems.append("no 'tender: error: rejected: …' message") }
-        if !storeUnchanged { problems.append("wallet.sqlite changed") }
-        if wroteOutput { problems.append("wrote its output file") }
-        return problems
+    enum Verdict: Sendable {
+        case refused(status: Int32, reason: String)
+        /// Accepted, holding exactly what the genuine file gives.
+        case harmless
+        /// Why the run is neither a proper refusal nor harmless.
+        case improper([String])
     }
+
+    func verdict(under rule: SweepRule, genuineHoldings: String?) -> Verdict {
+        if signalled { return .improper(["killed by signal \(status)"]) }
+        if status == 0 {
+            guard rule.holdings != nil else { return .improper(["ACCEPTED (exit 0)"]) }
+            if let holdings, holdings == genuineHoldings { return .harmless }
+            return .improper([
+                "ACCEPTED (exit 0) holding other than the genuine file gives: "
+                    + Self.difference(holdings ?? "(nothing read)", genuineHoldings ?? "")
+            ])
+        }
+        var problems: [String] = []
+        let refusal = rule.refusals.first { $0.status == status }
+        let reason = refusal?.reason(stderr)
+        if refusal == nil { problems.append("exit \(status), not \(rule.statusesText)") }
+        if refusal != nil && reason == nil {
+            problems.append("no 'tender: error: …' message with a reason for exit \(status)")
+        }
+        if !changedFiles.isEmpty {
+            problems.append("\(changedFiles.joined(separator: ", ")) changed")
+        }
+        if wroteOutput { problems.append("wrote its output file") }
+        if let reason, problems.isEmpty { return .refused(status: status, reason: reason) }
+        return .improper(problems)
+    }
+
+    /// The lines one holding has that the other has not, both ways, shortened.
+    private static func difference(_ held: String, _ genuine: String) -> String {
+        let heldLines = Set(held.split(separator: "\n"))
+        let genuineLines = Set(genuine.split(separator: "\n"))
+        let extra = heldLines.subtracting(genuineLines).sorted().prefix(2)
+        let missing = genuineLines.subtracting(heldLines).sorted().prefix(2)
+        return "holds \(extra.map { String($0.prefix(160)) }) instead of "
+            + "\(missing.map { String($0.prefix(160)) })"
+    }
+}
+
+/// A run that was neither a proper refusal nor harmless, with the field its byte falls in.
+struct SweepFailure: Sendable {
+    let outcome: SweepOutcome
+    let field: String
+    let problems: [String]
 }
 
 /// One file kind's figures.
@@ -168,34 +241,64 @@ struct SweepReport: Sendable {
     let plan: String
     let tried: Int
     let refused: Int
+    let harmless: Int
     let seconds: Double
-    /// Reasons and how many mutations each refused, most frequent first.
-    let histogram: [(reason: String, count: Int)]
-    /// Every run that was not a proper refusal, with the field its byte falls in.
-    let failures: [(outcome: SweepOutcome, field: String)]
+    /// Refusals by exit status and reason, most frequent first.
+    let histogram: [(status: Int32, reason: String, count: Int)]
+    let rule: SweepRule
+    /// Where the outcomes other than the first refusal of the rule fell (accepted as harmless;
+    /// refused with exit 66), each by the field mutated, most frequent first.
+    let fieldsByOutcome: [(outcome: String, fields: [(field: String, count: Int)])]
+    let failures: [SweepFailure]
 
     var summary: String {
         "\(kind): \(fileSize) bytes, \(plan): \(tried) tried, \(refused) refused, "
-            + "\(failures.count) not refused properly, \(String(format: "%.1f", seconds)) s"
+            + "\(harmless) accepted as harmless, \(failures.count) not refused properly, "
+            + "\(String(format: "%.1f", seconds)) s"
     }
 
     /// A row of the figures table in Docs/MUTATION-SWEEP.md.
     var tableRow: String {
-        "| \(kind) | \(fileSize) | \(tried) | \(refused) | \(failures.count) | "
+        "| \(kind) | \(fileSize) | \(tried) | \(refused) | \(harmless) | \(failures.count) | "
             + "\(String(format: "%.0f", seconds)) s |"
     }
 
     var histogramMarkdown: String {
         var text = "### \(kind) (\(fileSize) bytes, \(tried) mutations, \(plan))\n\n"
-        text += "| refused | reason (after `rejected: `; ids and numbers blanked) |\n|---:|---|\n"
-        for (reason, count) in histogram {
-            text += "| \(count) | `\(reason.replacingOccurrences(of: "|", with: "\\|"))` |\n"
+        let reasonHeading = rule.reasonHeading
+        // The exit status only where the rule allows more than one.
+        let showsStatus = rule.refusals.count > 1
+        text +=
+            showsStatus
+            ? "| refused | exit | \(reasonHeading) |\n|---:|---:|---|\n"
+            : "| refused | \(reasonHeading) |\n|---:|---|\n"
+        for (status, reason, count) in histogram {
+            let quoted = "`\(reason.replacingOccurrences(of: "|", with: "\\|"))`"
+            text +=
+                showsStatus
+                ? "| \(count) | \(status) | \(quoted) |\n" : "| \(count) | \(quoted) |\n"
         }
-        for (outcome, field) in failures {
-            text += "\nNOT REFUSED PROPERLY: \(outcome.mutation) (\(field)): "
-            text += outcome.problems.joined(separator: ", ")
+        for (outcome, fields) in fieldsByOutcome {
+            text += "\n\(outcome) (\(fields.map(\.count).reduce(0, +))), by the field mutated: "
+            text += fields.map { "`\($0.field)` \($0.count)" }.joined(separator: ", ") + ".\n"
+        }
+        for failure in failures {
+            text += "\nNOT REFUSED PROPERLY: \(failure.outcome.mutation) (\(failure.field)): "
+            text += failure.problems.joined(separator: ", ")
         }
         return text + "\n"
+    }
+
+    /// Records the runs not refused properly as issues of the running test (the first 20).
+    func recordFailures() {
+        #expect(failures.isEmpty, "\(summary)")
+        for failure in failures.prefix(20) {
+            Issue.record(
+                """
+                \(kind): \(failure.outcome.mutation) in \(failure.field): \
+                \(failure.problems.joined(separator: ", ")); stderr: \(failure.outcome.stderr.prefix(300))
+                """)
+        }
     }
 
     /// Writes the figures into `directory` (`KIND.row`, `KIND.md`) for the sweep script.
@@ -210,11 +313,8 @@ struct SweepReport: Sendable {
 }
 
 enum MutationSweep {
-    /// The files of a data directory that must not change on a refusal.
-    static let storeFiles = ["wallet.sqlite", "wallet.sqlite-wal"]
-
-    static func storeBytes(_ directory: URL) -> [Data?] {
-        storeFiles.map { try? Data(contentsOf: directory.appendingPathComponent($0)) }
+    static func storeBytes(_ directory: URL, _ files: [String]) -> [Data?] {
+        files.map { try? Data(contentsOf: directory.appendingPathComponent($0)) }
     }
 
     /// Runs the target's command on `bytes` against a fresh copy of its pristine store in
@@ -234,23 +334,47 @@ enum MutationSweep {
         let result = try CLI.launch(
             CLI.binary, target.arguments(input.path, wallet.path, output.path),
             environment: target.environment, directory: scratch)
-        return SweepOutcome(
+        let storeFiles = target.rule.storeFiles
+        let store = storeBytes(wallet, storeFiles)
+        var outcome = SweepOutcome(
             mutation: mutation, status: result.status, signalled: result.signalled,
-            stderr: result.stderr, storeUnchanged: storeBytes(wallet) == pristineStore,
-            wroteOutput: files.fileExists(atPath: output.path))
+            stderr: result.stderr,
+            changedFiles: storeFiles.indices.filter { store[$0] != pristineStore[$0] }.map {
+                storeFiles[$0]
+            }, wroteOutput: files.fileExists(atPath: output.path))
+        if result.status == 0, !result.signalled, let holdings = target.rule.holdings {
+            do { outcome.holdings = try holdings(wallet) } catch {
+                outcome.holdings = "(the store cannot be read: \(error))"
+            }
+        }
+        return outcome
+    }
+
+    /// Sweeps `target` as the environment asks (`SweepPlan.fromEnvironment`), prints its
+    /// summary, writes its figures when asked, and records every run not refused properly as
+    /// an issue of the running test.
+    @discardableResult
+    static func sweepAsAsked(_ target: SweepTarget, scratch: URL) throws -> SweepReport {
+        let plan = SweepPlan.fromEnvironment()
+        let report = try sweep(target, plan: plan, scratch: scratch)
+        print("mutation sweep: \(report.summary)")
+        if let directory = plan.reportDirectory { try report.write(to: directory) }
+        #expect(report.tried == plan.mutations(ofFileOfSize: target.file.count).count)
+        report.recordFailures()
+        return report
     }
 
     /// Runs the genuine file once (it must be accepted and change the store: otherwise the
     /// sweep proves nothing), then every mutation of `plan`, `plan.jobs` at a time.
     static func sweep(_ target: SweepTarget, plan: SweepPlan, scratch: URL) throws -> SweepReport {
-        let pristineStore = storeBytes(target.pristine)
+        let pristineStore = storeBytes(target.pristine, target.rule.storeFiles)
         let genuine = try attempt(
             target, target.file, mutation: .truncate(length: target.file.count),
             scratch: scratch.appendingPathComponent("genuine"), pristineStore: pristineStore)
-        guard genuine.status == 0, !genuine.signalled, !genuine.storeUnchanged else {
+        guard genuine.status == 0, !genuine.signalled, !genuine.changedFiles.isEmpty else {
             throw Failure(
                 "the genuine \(target.kind) file is not accepted by a fresh copy of its store: "
-                    + "exit \(genuine.status), store changed: \(!genuine.storeUnchanged), "
+                    + "exit \(genuine.status), store changed: \(!genuine.changedFiles.isEmpty), "
                     + genuine.stderr)
         }
 
@@ -269,8 +393,8 @@ enum MutationSweep {
                     collector.add(
                         SweepOutcome(
                             mutation: mutation, status: -1, signalled: false,
-                            stderr: "the sweep could not run: \(error)", storeUnchanged: false,
-                            wroteOutput: false))
+                            stderr: "the sweep could not run: \(error)",
+                            changedFiles: ["(unknown)"], wroteOutput: false))
                 }
             }
             try? FileManager.default.removeItem(at: directory)
@@ -279,29 +403,55 @@ enum MutationSweep {
         try? FileManager.default.removeItem(at: scratch)
 
         let outcomes = collector.outcomes.sorted { $0.mutation.offset < $1.mutation.offset }
-        var histogram: [String: Int] = [:]
-        var failures: [(SweepOutcome, String)] = []
+        var histogram: [String: (status: Int32, reason: String, count: Int)] = [:]
+        var fieldsByOutcome: [String: [String: Int]] = [:]
+        var harmless = 0
+        var failures: [SweepFailure] = []
         for outcome in outcomes {
-            if outcome.problems.isEmpty, let reason = outcome.reason {
-                histogram[reason, default: 0] += 1
-            } else {
-                failures.append((outcome, target.fields.field(at: outcome.mutation.offset)))
+            let field = target.fields.field(of: outcome.mutation)
+            switch outcome.verdict(under: target.rule, genuineHoldings: genuine.holdings) {
+            case .refused(let status, let reason):
+                histogram["\(status) \(reason)", default: (status, reason, 0)].count += 1
+                if let refusal = target.rule.refusals.dropFirst().first(where: {
+                    $0.status == status
+                }) {
+                    let label = "Refused with exit \(status) (\(refusal.meaning))"
+                    fieldsByOutcome[label, default: [:]][field, default: 0] += 1
+                }
+            case .harmless:
+                harmless += 1
+                fieldsByOutcome["Accepted as harmless", default: [:]][field, default: 0] += 1
+            case .improper(let problems):
+                failures.append(SweepFailure(outcome: outcome, field: field, problems: problems))
             }
         }
         return SweepReport(
             kind: target.kind, fileSize: target.file.count, plan: plan.label,
-            tried: outcomes.count, refused: outcomes.count - failures.count, seconds: seconds,
-            histogram: histogram.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
-                ($0.key, $0.value)
+            tried: outcomes.count, refused: outcomes.count - harmless - failures.count,
+            harmless: harmless, seconds: seconds,
+            histogram: histogram.values.sorted {
+                ($1.count, $0.status, $0.reason) < ($0.count, $1.status, $1.reason)
+            }, rule: target.rule,
+            fieldsByOutcome: fieldsByOutcome.sorted { $0.key < $1.key }.map { outcome, fields in
+                (
+                    outcome,
+                    fields.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
+                        ($0.key, $0.value)
+                    }
+                )
             }, failures: failures)
     }
 
-    /// The text after `tender: error: rejected: ` on its line, with hex ids, addresses,
-    /// quoted values and numbers blanked (`…`, `'…'`, `N`) and the decoder's "not
+    /// The text after `marker` (`tender: error: rejected: `) on its line, with hex ids,
+    /// addresses, quoted values and numbers blanked (`…`, `'…'`, `N`) and the decoder's "not
     /// deterministic CBOR: CBOR:" shortened to "CBOR:", cut at 72 characters; nil when there
     /// is none.
-    static func reason(_ stderr: String) -> String? {
-        guard let start = stderr.range(of: "tender: error: rejected: ") else { return nil }
+    static func reason(
+        _ stderr: String, after marker: String = "tender: error: rejected: "
+    )
+        -> String?
+    {
+        guard let start = stderr.range(of: marker) else { return nil }
         var text = String(stderr[start.upperBound...].prefix { $0 != "\n" })
         text = text.replacing(/(0x)?[0-9a-fA-F]{8,}…?/, with: "…")
         text = text.replacing(/'[^']*'/, with: "'…'")
@@ -328,7 +478,7 @@ private final class Collector: @unchecked Sendable {
 
 /// Names every byte of a genuine Tender file by the field it falls in (PROTOCOL §6): a CBOR
 /// head, a map key, or the content of a string, e.g. `body.bundle.transfers[1].signature (s)`.
-struct FieldMap: Sendable {
+struct FieldMap: FieldNaming {
     /// The shape of a CBOR item, for naming its parts.
     indirect enum Shape: Sendable {
         case leaf
@@ -381,6 +531,8 @@ struct FieldMap: Sendable {
         size = bytes.count
         _ = item(bytes, at: 0, path: "", shape: .leaf, top: body)
     }
+
+    func field(of mutation: Mutation) -> String { field(at: mutation.offset) }
 
     /// The field byte `offset` falls in (the end of the file for a cut at its length).
     func field(at offset: Int) -> String {
