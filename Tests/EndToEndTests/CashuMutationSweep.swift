@@ -122,7 +122,7 @@ struct CashuTokenFields: FieldNaming {
             let old = characters[index]
             let covered = Set((6 * index / 8)...((6 * index + 5) / 8))
             guard let before = Self.value(old), let after = Self.value(old ^ 1 << UInt8(bit)) else {
-                return describe(covered) + " (no longer base64url)"
+                return describe(covered) + " (no longer base64)"
             }
             // Bit k of a character's value (5 the highest) is bit 6·index + 5 − k of the CBOR.
             return describe(
@@ -206,19 +206,21 @@ struct CashuTokenFields: FieldNaming {
         for index in range { names[index] = name }
     }
 
-    /// A base64url character's value (RFC 4648 §5).
+    /// A base64 character's value: base64url (RFC 4648 §5), and `+` and `/` of the standard
+    /// alphabet, which Tender reads too (Codecs' Base64URL), so a flip to them is named by
+    /// the bits it changes.
     static func value(_ character: UInt8) -> UInt8? {
         switch character {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): character - UInt8(ascii: "A")
         case UInt8(ascii: "a")...UInt8(ascii: "z"): character - UInt8(ascii: "a") + 26
         case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0") + 52
-        case UInt8(ascii: "-"): 62
-        case UInt8(ascii: "_"): 63
+        case UInt8(ascii: "-"), UInt8(ascii: "+"): 62
+        case UInt8(ascii: "_"), UInt8(ascii: "/"): 63
         default: nil
         }
     }
 
-    /// Unpadded base64url, the way a `cashuB` token carries its CBOR.
+    /// Unpadded base64, the way a `cashuB` token carries its CBOR.
     static func decode(_ characters: [UInt8]) -> [UInt8]? {
         var bytes: [UInt8] = []
         var bits = 0

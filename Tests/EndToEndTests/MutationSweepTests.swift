@@ -10,38 +10,40 @@ import Testing
 /// mutation (`TENDER_SWEEP=full`) and collects the figures for Docs/MUTATION-SWEEP.md. No
 /// flip is harmless by design: the format is strict deterministic CBOR and every field is
 /// signed or checked, so there is no allowance for accepted mutations.
-@Suite(.serialized) struct MutationSweepTests {
-    /// Built once for the four kinds (about 25 CLI runs).
-    static let world = Result { try SweepWorld() }
+extension BinarySweeps {
+    @Suite(.serialized) struct MutationSweepTests {
+        /// Built once for the four kinds (about 25 CLI runs).
+        static let world = Result { try SweepWorld() }
 
-    func sweep(_ kind: String) throws {
-        let world = try Self.world.get()
-        let target = try #require(world.targets.first { $0.kind == kind })
-        try MutationSweep.sweepAsAsked(
-            target, scratch: world.cli.workDirectory.appendingPathComponent("sweep-\(kind)"))
-    }
+        func sweep(_ kind: String) throws {
+            let world = try Self.world.get()
+            let target = try #require(world.targets.first { $0.kind == kind })
+            try MutationSweep.sweepAsAsked(
+                target, scratch: world.cli.workDirectory.appendingPathComponent("sweep-\(kind)"))
+        }
 
-    @Test func notesFromAnIssuer() throws { try sweep("notes") }
-    @Test func payment() throws { try sweep("payment") }
-    @Test func receipt() throws { try sweep("receipt") }
-    @Test func evidence() throws { try sweep("evidence") }
+        @Test func notesFromAnIssuer() throws { try sweep("notes") }
+        @Test func payment() throws { try sweep("payment") }
+        @Test func receipt() throws { try sweep("receipt") }
+        @Test func evidence() throws { try sweep("evidence") }
 
-    /// The field map names the parts of a file as PROTOCOL §6 does.
-    @Test func fieldNames() throws {
-        let world = try Self.world.get()
-        let payment = try #require(world.targets.first { $0.kind == "payment" })
-        let fields = try #require(payment.fields as? FieldMap)
-        #expect(fields.field(at: 0) == "envelope (tag 55799)")
-        #expect(fields.field(at: 3) == "envelope (map head)")
-        #expect(fields.field(at: payment.file.count - 1) == "body.signature (v)")
-        #expect(fields.field(at: payment.file.count) == "(end of file)")
-        let names = Set((0..<payment.file.count).map { fields.field(at: $0) })
-        #expect(!names.contains("(unmapped)"))
-        for name in [
-            "body.memo", "body.bundle.notes[0].signature (r)",
-            "body.bundle.transfers[1].outputs[0].amount", "body.coins[0]",
-        ] {
-            #expect(names.contains(name), "\(name) not in \(names.sorted())")
+        /// The field map names the parts of a file as PROTOCOL §6 does.
+        @Test func fieldNames() throws {
+            let world = try Self.world.get()
+            let payment = try #require(world.targets.first { $0.kind == "payment" })
+            let fields = try #require(payment.fields as? FieldMap)
+            #expect(fields.field(at: 0) == "envelope (tag 55799)")
+            #expect(fields.field(at: 3) == "envelope (map head)")
+            #expect(fields.field(at: payment.file.count - 1) == "body.signature (v)")
+            #expect(fields.field(at: payment.file.count) == "(end of file)")
+            let names = Set((0..<payment.file.count).map { fields.field(at: $0) })
+            #expect(!names.contains("(unmapped)"))
+            for name in [
+                "body.memo", "body.bundle.notes[0].signature (r)",
+                "body.bundle.transfers[1].outputs[0].amount", "body.coins[0]",
+            ] {
+                #expect(names.contains(name), "\(name) not in \(names.sorted())")
+            }
         }
     }
 }
