@@ -123,7 +123,8 @@ t backup --data-dir alice --out final.backup --json >final.json
 [ "$(stat -c %a final.backup)" = 600 ] || fail "the backup is not mode 0600"
 [ "$(jq -r .address final.json)" = "$alice" ] || fail "the backup names another address"
 [ "$(jq .wallets final.json)" = 1 ] || fail "the backup does not count one wallet"
-jq -r '.files[].path' final.json | sort | tr '\n' ' ' | grep -qx 'api-token node.toml wallet-key.json wallet.sqlite ' ||
+# cashu.sqlite: the node's Cashu wallet, made when the node started (Docs/CASHU.md).
+jq -r '.files[].path' final.json | sort | tr '\n' ' ' | grep -qx 'api-token cashu.sqlite node.toml wallet-key.json wallet.sqlite ' ||
     fail "the backup holds $(jq -c '[.files[].path]' final.json)"
 t restore final.backup --data-dir restored/alice >restore.txt 2>restore.err
 grep -q "wallet.sqlite.*integrity checked" restore.txt || fail "restore did not check the wallet"
