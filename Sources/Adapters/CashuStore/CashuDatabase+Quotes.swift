@@ -225,20 +225,7 @@ extension CashuDatabase {
     public func failMelt(_ id: Int64, refused: [[UInt8]: String] = [:], now: UInt64) throws {
         try transaction { db in
             try Self.move(db, quote: id, kind: "melt", from: "melting", to: "failed", now: now)
-            for (y, reason) in refused {
-                try db.execute(
-                    sql: """
-                        UPDATE proofs SET state = 'refused', refusal = ?, held_as = NULL, updated_at = ?
-                        WHERE y = ? AND melt = ? AND state = 'melting'
-                        """,
-                    arguments: [reason, now, Data(y), id])
-            }
-            try db.execute(
-                sql: """
-                    UPDATE proofs SET state = held_as, held_as = NULL, melt = NULL, updated_at = ?
-                    WHERE melt = ? AND state = 'melting'
-                    """,
-                arguments: [now, id])
+            try Self.release(db, inputsOf: .melt, id: id, refused: refused, now: now)
         }
     }
 

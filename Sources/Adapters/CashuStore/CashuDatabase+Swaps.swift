@@ -72,24 +72,44 @@ extension CashuDatabase {
     public func failSwap(_ swap: Int64, refused: [[UInt8]: String], now: UInt64) throws {
         try transaction { db in
             _ = try Self.pendingMint(db, swap)
-            for (y, reason) in refused {
-                try db.execute(
-                    sql: """
-                        UPDATE proofs SET state = 'refused', refusal = ?, held_as = NULL, updated_at = ?
-                        WHERE y = ? AND swap = ? AND state = 'swapping'
-                        """,
-                    arguments: [reason, now, Data(y), swap])
-            }
-            try db.execute(
-                sql: """
-                    UPDATE proofs SET state = held_as, held_as = NULL, swap = NULL, updated_at = ?
-                    WHERE swap = ? AND state = 'swapping'
-                    """,
-                arguments: [now, swap])
+            try Self.release(
+                db, inputsOf: .swap, id: swap, refused: refused, now: now)
             try db.execute(
                 sql: "UPDATE swaps SET state = 'failed', ended_at = ? WHERE id = ?",
                 arguments: [now, swap])
         }
+    }
+
+    /// What holds proofs as inputs while it is in flight: the column that links them, and the
+    /// state they are in meanwhile.
+    enum InputHolder: String {
+        case swap, melt
+
+        var holdingState: String { self == .swap ? "swapping" : "melting" }
+    }
+
+    /// The inputs of a swap or melt that did not take place: those in `refused` (by Y), spent
+    /// elsewhere the mint says, kept as refused with the reason; the others back as they were
+    /// held before.
+    static func release(
+        _ db: Database, inputsOf holder: InputHolder, id: Int64, refused: [[UInt8]: String],
+        now: UInt64
+    ) throws {
+        let (link, state) = (holder.rawValue, holder.holdingState)
+        for (y, reason) in refused {
+            try db.execute(
+                sql: """
+                    UPDATE proofs SET state = 'refused', refusal = ?, held_as = NULL, updated_at = ?
+                    WHERE y = ? AND \(link) = ? AND state = '\(state)'
+                    """,
+                arguments: [reason, now, Data(y), id])
+        }
+        try db.execute(
+            sql: """
+                UPDATE proofs SET state = held_as, held_as = NULL, \(link) = NULL, updated_at = ?
+                WHERE \(link) = ? AND state = '\(state)'
+                """,
+            arguments: [now, id])
     }
 
     private static func pendingMint(_ db: Database, _ swap: Int64) throws -> String {

@@ -24,14 +24,17 @@ struct CashuGiveTerms {
         amount: String, unit: String, mint: String, memo: String?, lockTo: String?
     ) throws(NodeError) -> CashuGiveTerms {
         let unit = unit.lowercased()
-        let value: UInt64
-        do { value = try CashuUnit.baseUnits(amount, unit: unit) } catch {
-            throw NodeError(
-                .usage("amount: \(error.message)"))
-        }
         return CashuGiveTerms(
-            value: value, unit: unit, mint: try checkedMint(mint), memo: memo,
+            value: try value(of: amount, unit: unit), unit: unit, mint: try checkedMint(mint),
+            memo: memo,
             lockTo: try lockTo.map(Self.lockKey))
+    }
+
+    /// `2.50` in usd: 250 (cents), or why it is not an amount.
+    static func value(of typed: String, unit: String) throws(NodeError) -> UInt64 {
+        do { return try CashuUnit.baseUnits(typed, unit: unit) } catch {
+            throw NodeError(.usage("amount: \(error.message)"))
+        }
     }
 
     static func lockKey(_ given: String) throws(NodeError) -> PublicKey {
@@ -53,10 +56,9 @@ struct CashuGiveTerms {
 
     /// The terms a NUT-18 request (`creqA…`, `creqb1…`) sets: its amount, unit and memo, the
     /// first of its mints this wallet holds (or `mint`, if the request lists it), its P2PK
-    /// lock. Tender hands the token over in-band (shown, printed, or a file); a request that
-    /// names a transport is said to be one Tender does not use.
-    /// A request that leaves the amount to the payer (NUT-18 `a` absent) takes `amount`, typed
-    /// in its unit; one that names it takes no other.
+    /// lock. Tender hands the token over in-band (shown, printed, or a file), even when the
+    /// request names a transport. A request that leaves the amount to the payer (NUT-18 `a`
+    /// absent) takes `amount`, typed in its unit; one that names it takes no other.
     static func from(
         request text: String, mint given: String?, held: [String], amount typed: String? = nil
     ) throws(NodeError) -> CashuGiveTerms {
@@ -69,9 +71,7 @@ struct CashuGiveTerms {
         switch (request.amount, typed) {
         case (let asked?, nil) where asked > 0: value = asked
         case (nil, let typed?):
-            do { value = try CashuUnit.baseUnits(typed, unit: unit) } catch {
-                throw NodeError(.usage("amount: \(error.message)"))
-            }
+            value = try Self.value(of: typed, unit: unit)
             guard value > 0 else { throw NodeError(.usage("the amount must be more than 0")) }
         case (_?, _?):
             throw NodeError(.usage("the request names its amount: give none"))

@@ -29,13 +29,7 @@ struct CashuSyncCommand: AsyncParsableCommand {
             let lock = try global.host.directory.lockForCashu()
             defer { withExtendedLifetime(lock) {} }
             let mints = try cashu {
-                try mint.map { [try checkedMint($0)] }
-                    ?? Set(
-                        try wallet.store.mintsWithReceivedProofs()
-                            + wallet.store.pendingSwaps().map(\.mint)
-                            + wallet.store.mintsWithOpenQuotes()
-                    )
-                    .sorted()
+                try mint.map { [try checkedMint($0)] } ?? wallet.mintsToSettle()
             }
             var reports: [CashuSettlement] = []
             for url in mints {
@@ -60,17 +54,9 @@ struct CashuSyncCommand: AsyncParsableCommand {
             }
             if reports.isEmpty { print("Nothing to swap.") }
             for report in reports {
-                var line =
-                    "\(report.mint): swapped \(report.swapped.isEmpty ? "nothing" : CashuSettlement.text(report.swapped))"
-                if !report.refused.isEmpty {
-                    line +=
-                        "; refused \(CashuSettlement.text(report.refused)): not paid, the token was spent elsewhere first (kept as evidence: `tender cashu history --json`)"
-                }
-                if report.recovered > 0 {
-                    line +=
-                        "; \(report.recovered) swap(s), mint(s) or melt(s) cut short earlier finished from the mint's records"
-                }
-                print(line + ".")
+                print(
+                    report.headline(evidence: "kept as evidence: `tender cashu history --json`")
+                        + ".")
                 if let failure = report.failure {
                     print(
                         "  not finished: \(failure) (what is left is tried again at the next sync)")

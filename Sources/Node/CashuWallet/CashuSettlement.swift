@@ -27,16 +27,22 @@ extension CashuSettlement {
 
     /// One line for people: what was swapped, refused and recovered; why it did not finish.
     public var summary: String {
+        var line = headline(evidence: "kept as evidence")
+        if let failure { line += "; not finished: \(failure) (tried again at the next sync)" }
+        return line
+    }
+
+    /// What was swapped, refused (the token kept: `evidence` says where) and recovered.
+    public func headline(evidence: String) -> String {
         var line = "\(mint): swapped \(swapped.isEmpty ? "nothing" : Self.text(swapped))"
         if !refused.isEmpty {
             line +=
-                "; refused \(Self.text(refused)): not paid, the token was spent elsewhere first (kept as evidence)"
+                "; refused \(Self.text(refused)): not paid, the token was spent elsewhere first (\(evidence))"
         }
         if recovered > 0 {
             line +=
                 "; \(recovered) swap(s), mint(s) or melt(s) cut short earlier finished from the mint's records"
         }
-        if let failure { line += "; not finished: \(failure) (tried again at the next sync)" }
         return line
     }
 

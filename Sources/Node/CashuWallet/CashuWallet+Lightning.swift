@@ -39,7 +39,7 @@ extension CashuWallet {
     ) async throws(NodeError) -> MintQuoteRecord {
         do {
             guard amount > 0 else { throw NodeError(.usage("the amount must be more than 0")) }
-            _ = try activeKeyset(unit: unit, mint: client.url)
+            try activeKeyset(unit: unit, mint: client.url)
             let quote = try await client.mintQuote(amount: amount, unit: unit)
             return try store.saveMintQuote(
                 mint: client.url, quote: quote.quote, unit: unit, amount: amount,
@@ -101,7 +101,7 @@ extension CashuWallet {
     private func issue(
         _ record: MintQuoteRecord, client: MintClient, now: @Sendable () -> UInt64
     ) async throws -> MintQuoteRecord {
-        let active = try activeKeyset(unit: record.unit, mint: record.mint)
+        let active = try activeKeyset(unit: record.unit, mint: record.mint).active
         var generator = SystemRandomNumberGenerator()
         let outputs = record.amount.powersOfTwo.map {
             PreparedOutput.random(amount: $0, keysetID: active.id, using: &generator)
@@ -188,7 +188,7 @@ extension CashuWallet {
         invoice: String, unit: String, client: MintClient
     ) async throws(NodeError) -> MeltQuote {
         do {
-            _ = try activeKeyset(unit: unit, mint: client.url)
+            try activeKeyset(unit: unit, mint: client.url)
             return try await client.meltQuote(invoice: invoice, unit: unit)
         } catch { throw Self.lightningFailure(error) }
     }
@@ -209,15 +209,12 @@ extension CashuWallet {
                         code: "quote-not-unpaid",
                         reason: "melt quote \(quote.quote) is \(quote.state.rawValue) already"))
             }
-            let active = try activeKeyset(unit: unit, mint: client.url)
-            let keysets = try store.keysets(mint: client.url)
+            let (active, keysets) = try activeKeyset(unit: unit, mint: client.url)
             let (needed, overflow) = quote.amount.addingReportingOverflow(quote.feeReserve)
             guard !overflow, needed < UInt64.max / 2 else {
                 throw NodeError(.usage("the invoice asks more than any Cashu wallet holds"))
             }
-            let own = try store.proofs(mint: client.url, states: ["unspent"])
-                .filter { proof in keysets.first { $0.id == proof.keysetID }?.unit == unit }
-                .sorted { $0.amount > $1.amount }
+            let own = try ownProofs(unit: unit, mint: client.url, keysets: keysets)
             let chosen = Self.inputs(for: needed, from: own, keysets: keysets)
             let total = chosen.reduce(UInt64(0)) { $0 + $1.amount }
             let inputFee = Keyset.fee(for: chosen, in: keysets)
@@ -385,8 +382,12 @@ extension CashuWallet {
         }
     }
 
-    /// The active keyset in `unit` at `mint`, whose keys the wallet holds.
-    func activeKeyset(unit: String, mint: String) throws -> Keyset {
+    /// The active keyset in `unit` at `mint`, whose keys the wallet holds, and every keyset
+    /// held for that mint.
+    @discardableResult
+    func activeKeyset(
+        unit: String, mint: String
+    ) throws -> (active: Keyset, keysets: [Keyset]) {
         let keysets = try store.keysets(mint: mint)
         guard !keysets.isEmpty else {
             throw NodeError(
@@ -396,7 +397,15 @@ extension CashuWallet {
         guard let active = keysets.first(where: { $0.unit == unit && $0.active }) else {
             throw NodeError(.missing("mint \(mint) has no active keyset in \(unit)"))
         }
-        return active
+        return (active, keysets)
+    }
+
+    /// The wallet's own unspent proofs in `unit` at `mint`, largest first (as `inputs` takes
+    /// them).
+    func ownProofs(unit: String, mint: String, keysets: [Keyset]) throws -> [Proof] {
+        try store.proofs(mint: mint, states: ["unspent"])
+            .filter { proof in keysets.first { $0.id == proof.keysetID }?.unit == unit }
+            .sorted { $0.amount > $1.amount }
     }
 
     /// A failure as the node's: the mint's refusal (a NUT-00 4xx) is a refusal, anything else

@@ -48,31 +48,15 @@ extension CashuWallet {
     ) async throws(NodeError) -> CashuPayment {
         do {
             guard amount > 0 else { throw NodeError(.usage("the amount must be more than 0")) }
-            let keysets = try store.keysets(mint: client.url)
-            guard !keysets.isEmpty else {
-                throw NodeError(
-                    .missing("mint \(client.url) is not one this wallet holds keys for"),
-                    resolvedBy: .addMint(client.url))
-            }
-            guard let active = keysets.first(where: { $0.unit == unit && $0.active }) else {
-                throw NodeError(.missing("mint \(client.url) has no active keyset in \(unit)"))
-            }
-            let own = try store.proofs(mint: client.url, states: ["unspent"])
-                .filter { proof in keysets.first { $0.id == proof.keysetID }?.unit == unit }
-                .sorted { $0.amount > $1.amount }
-            var chosen: [Proof] = []
-            var total: UInt64 = 0
-            var fee: UInt64 = 0
+            let (active, keysets) = try activeKeyset(unit: unit, mint: client.url)
             guard amount < UInt64.max / 2 else {
                 throw NodeError(.usage("\(amount) is more than any Cashu wallet holds"))
             }
-            for proof in own where total < amount + fee {
-                let (sum, overflow) = total.addingReportingOverflow(proof.amount)
-                guard !overflow else { break }
-                chosen.append(proof)
-                total = sum
-                fee = Keyset.fee(for: chosen, in: keysets)
-            }
+            let chosen = Self.inputs(
+                for: amount, from: try ownProofs(unit: unit, mint: client.url, keysets: keysets),
+                keysets: keysets)
+            let total = chosen.reduce(UInt64(0)) { $0 + $1.amount }
+            let fee = Keyset.fee(for: chosen, in: keysets)
             guard total >= amount + fee else {
                 throw try insufficient(amount, unit: unit, mint: client.url, fee: fee)
             }

@@ -34,6 +34,15 @@ extension CashuWallet {
         return report
     }
 
+    /// The mints a sync has to visit: tokens taken and not swapped, swaps cut short, mint and
+    /// melt quotes not finished.
+    public func mintsToSettle() throws -> [String] {
+        Set(
+            try store.mintsWithReceivedProofs() + store.pendingSwaps().map(\.mint)
+                + store.mintsWithOpenQuotes()
+        ).sorted()
+    }
+
     /// A swap whose answer never arrived: the mint signed its outputs (restore gives them), or
     /// it did not, and the inputs are then as they were (unspent) or spent by someone else.
     func resolve(

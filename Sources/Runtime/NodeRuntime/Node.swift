@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import CashuMint
 import CashuStore
+import CashuWallet
 import DevTools
 import EVM
 import Foundation
@@ -64,11 +65,14 @@ public struct Node: Sendable {
         // adapter, if not already).
         let needsKey = settings.syncEnabled || !settings.limits.isEmpty || settings.camera != nil
         let key = needsKey ? try host.keys.walletKey() : nil
-        let cashu = cashuPayee(key: key, metrics: metrics)
+        // The Cashu wallet, opened once for the sync and the payees when the key is unlocked.
+        let cashuWallet = key.flatMap { (try? host.openCashu(walletKey: $0)) ?? nil }
+        let cashu = cashuPayee(opened: cashuWallet, key: key, metrics: metrics)
         // The feed reads the Cashu store without a key: it only reads what landed.
         let feed = PaymentFeed(
             denominations: denominations,
-            cashu: cashu == nil ? nil : try? CashuDatabase(path: host.directory.cashu))
+            cashu: cashu == nil
+                ? nil : cashuWallet?.store ?? (try? CashuDatabase(path: host.directory.cashu)))
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         let current: @Sendable () throws(NodeError) -> NodeWallets = {
             [wallets] () throws(NodeError) in
@@ -85,7 +89,8 @@ public struct Node: Sendable {
             PayeeContext(
                 host: host, key: key, wallets: current, state: state, feed: feed,
                 metrics: metrics, logger: logger, cashu: cashu))
-        let settlement = await settlementService(key: key, wallets: current, metrics: metrics)
+        let settlement = await settlementService(
+            key: key, cashu: cashuWallet, wallets: current, metrics: metrics)
         services += settlement.map { [$0.service] } ?? []
         if let watchdog = Self.watchdog(notifier) { services.append(watchdog) }
         let context = NodeAPIContext(
@@ -130,15 +135,21 @@ public struct Node: Sendable {
         logger.info("tender node: stopped")
     }
 
-    /// Where the camera and the API put Cashu tokens, as `[payee] cashu` allows (nil: off).
-    /// Its wallet opens when first needed: without the wallet key, once the lock key's public
-    /// half is recorded (a Cashu command on the host records it, while the node runs).
-    private func cashuPayee(key: PrivateKey?, metrics: NodeMetrics) -> CashuPayee? {
+    /// Where the camera and the API put Cashu tokens, as `[payee] cashu` allows (nil: off):
+    /// the wallet `opened` at start, or one opened when first needed (without the wallet key,
+    /// once the lock key's public half is recorded: a Cashu command on the host records it,
+    /// while the node runs).
+    private func cashuPayee(
+        opened: CashuWallet?, key: PrivateKey?, metrics: NodeMetrics
+    ) -> CashuPayee? {
         guard settings.cashu != .off else { return nil }
         let host = host
         return CashuPayee(
             requireLock: settings.cashu == .locked, clock: host.clock, metrics: metrics
-        ) { () throws(NodeError) in try host.openCashu(walletKey: key) }
+        ) { () throws(NodeError) in
+            if let opened { return opened }
+            return try host.openCashu(walletKey: key)
+        }
     }
 
     /// The payee services the settings turn on (Bluetooth, camera), each announced as starting.
@@ -162,7 +173,8 @@ public struct Node: Sendable {
     /// settlement port (or the real chains, with the HTTP client to shut down after), each
     /// reported to the status, the metrics and the log.
     private func settlementService(
-        key: PrivateKey?, wallets current: @escaping @Sendable () throws(NodeError) -> NodeWallets,
+        key: PrivateKey?, cashu: CashuWallet?,
+        wallets current: @escaping @Sendable () throws(NodeError) -> NodeWallets,
         metrics: NodeMetrics
     ) async -> (service: any Service, loop: SettlementLoop, clients: [HTTPClient])? {
         guard settings.syncEnabled, let key else { return nil }
@@ -182,7 +194,7 @@ public struct Node: Sendable {
                 homeEndpoint: NodeDefaults.rpc, redeem: settings.redeem)
             pass = { await chains(passesBefore: $0, events: $1) }
         }
-        if let cashu = (try? host.openCashu(walletKey: key)) ?? nil {
+        if let cashu {
             let mintClient = MintClient.makeHTTPClient()
             clients.append(mintClient)
             let cashuPass = CashuPass(

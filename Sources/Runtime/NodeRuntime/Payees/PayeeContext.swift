@@ -42,10 +42,13 @@ struct PayeeContext: Sendable {
             logger.info(
                 "\(payee) payee: took a Cashu token of \(amount) from \(payment.mint) offline (payment \(payment.id)); swapped at the next sync"
             )
-        } catch  where error.code == "exists" {
-            logger.debug("\(payee) payee: a Cashu token shown again; taken already")
         } catch {
-            logger.warning("\(payee) payee: refused a Cashu token: \(error)")
+            // As `CashuPayee.take` counts it: one taken already is a repeat, not a refusal.
+            if case .exists = error.kind {
+                logger.debug("\(payee) payee: a Cashu token shown again; taken already")
+            } else {
+                logger.warning("\(payee) payee: refused a Cashu token: \(error)")
+            }
         }
     }
 

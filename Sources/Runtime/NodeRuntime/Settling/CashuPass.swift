@@ -6,9 +6,8 @@ import NodeKit
 
 /// The Cashu part of a sync pass (Docs/CASHU.md): at every mint where tokens were taken and
 /// not swapped, or a swap, a mint or a melt was cut short, the wallet settles as a sync by
-/// hand does. One
-/// settler at a time: while another process swaps (a sync by hand), this pass leaves the
-/// mints to it.
+/// hand does. One settler at a time: while another process swaps (a sync by hand), this pass
+/// leaves the mints to it.
 struct CashuPass: Sendable {
     let wallet: CashuWallet
     let directory: DataDirectory
@@ -26,17 +25,11 @@ struct CashuPass: Sendable {
         }
         defer { withExtendedLifetime(lock) {} }
         let mints: [String]
-        do {
-            mints = Set(
-                try wallet.store.mintsWithReceivedProofs()
-                    + wallet.store.pendingSwaps().map(\.mint) + wallet.store.mintsWithOpenQuotes()
-            ).sorted()
-        } catch {
+        do { mints = try wallet.mintsToSettle() } catch {
             return ([], [SettlementLoop.Failure(domain: nil, reason: "the Cashu store: \(error)")])
         }
         var settled: [CashuSettlement] = []
         for mint in mints {
-            let clock = clock
             settled.append(
                 await wallet.settle(
                     with: MintClient(url: mint, client: client), now: { clock.now() }))
