@@ -25,11 +25,11 @@ struct LightningWallet {
     @Sendable static func now() -> UInt64 { UInt64(Date().timeIntervalSince1970) }
 
     var spendable: UInt64 {
-        get throws { try wallet.store.balances().reduce(0) { $0 + $1.spendable } }
+        get throws { try wallet.store.balances(now: nil).reduce(0) { $0 + $1.spendable } }
     }
 
     var inFlight: UInt64 {
-        get throws { try wallet.store.balances().reduce(0) { $0 + $1.swapping } }
+        get throws { try wallet.store.balances(now: nil).reduce(0) { $0 + $1.swapping } }
     }
 
     /// `amount` minted through the wallet, as `tender cashu mint` does.

@@ -38,7 +38,7 @@ import Testing
     }
 
     private func spendable() throws -> UInt64 {
-        try wallet.store.balances().reduce(0) { $0 + $1.spendable }
+        try wallet.store.balances(now: nil).reduce(0) { $0 + $1.spendable }
     }
 
     @Test func aSwapWhoseAnswerWasLostIsFinishedFromTheMintsRecords() async throws {

@@ -1,8 +1,9 @@
-import Cashu
 import CashuStore
 import CashuTestSupport
 import Foundation
 import Testing
+
+@testable import Cashu
 
 @Suite struct CashuDatabaseTests {
     let mint: TestMint
@@ -71,8 +72,23 @@ import Testing
         #expect(payment.state == .received && payment.amount == 5)
         #expect(throws: CashuStoreError.self) { try take([1, 4]) }
         #expect(try store.payments().count == 1)
-        let balance = try #require(try store.balances().first)
+        let balance = try #require(try store.balances(now: nil).first)
         #expect(balance.atRisk == 5 && balance.spendable == 0)
+    }
+
+    /// A lock to this wallet counts as locked only until its time: then the payer's refund key
+    /// can spend the proofs, and they are at risk like any unlocked ones.
+    @Test func aLockCountsAsLockedOnlyUntilItsTime() throws {
+        let token = try mint.token([2, 8], secretPrefix: "lock")
+        let accepted = OfflineAcceptance.Accepted(
+            amount: 10, lockedProofs: 1, lockedUntil: 5000,
+            keysetIDs: token.proofs.map { _ in mint.keyset.id }, locked: [false, true])
+        _ = try store.receive(token, text: token.encoded(), accepted: accepted, now: 10)
+        let before = try #require(try store.balances(now: 4999).first)
+        #expect(before.locked == 8 && before.atRisk == 2)
+        let after = try #require(try store.balances(now: 5000).first)
+        #expect(after.locked == 0 && after.atRisk == 10)
+        #expect(try store.balances(now: nil).first?.locked == 8)
     }
 
     @Test func aSwapTurnsReceivedProofsIntoTheWalletsOwn() throws {
@@ -81,7 +97,7 @@ import Testing
         let prepared = outputs([8, 4, 1])
         let swap = try store.beginSwap(mint: mint.url, inputs: inputs, outputs: prepared, now: 20)
         #expect(try store.payment(payment.id)?.state == .swapping)
-        #expect(try store.balances().first?.swapping == 13)
+        #expect(try store.balances(now: nil).first?.swapping == 13)
         // A crash here: the pending swap, with its outputs, is read back whole.
         let reopened = try CashuDatabase(path: store.path)
         let pending = try #require(try reopened.pendingSwaps().first)
@@ -89,7 +105,7 @@ import Testing
         try reopened.completeSwap(swap, proofs: try signatures(for: pending.outputs), now: 21)
         #expect(try reopened.payment(payment.id)?.state == .swapped)
         #expect(try reopened.pendingSwaps().isEmpty)
-        let balance = try #require(try reopened.balances().first)
+        let balance = try #require(try reopened.balances(now: nil).first)
         #expect(balance.spendable == 13 && balance.atRisk == 0 && balance.swapping == 0)
         #expect(throws: CashuStoreError.self) {
             try reopened.completeSwap(swap, proofs: [], now: 22)
@@ -113,7 +129,7 @@ import Testing
                 && refused.refusal == "proofs already spent (11001)")
         #expect(refused.token == (try mint.token([2, 8], secretPrefix: "a")).encoded())
         #expect(try store.payment(second.id)?.state == .received)
-        #expect(try store.balances().first?.atRisk == 18)
+        #expect(try store.balances(now: nil).first?.atRisk == 18)
         #expect(throws: CashuStoreError.self) { try store.failSwap(swap, refused: [:], now: 22) }
     }
 
@@ -135,13 +151,13 @@ import Testing
             try OfflineAcceptance(
                 keysets: [mint.keyset], payeeKey: nil, lockPolicy: .acceptUnlocked, now: 30
             ).check(token).amount == 6)
-        #expect(try store.balances().first?.spendable == 9)
+        #expect(try store.balances(now: nil).first?.spendable == 9)
         #expect(throws: CashuStoreError.self) {
             try store.send(amount: 10, unit: "sat", mint: mint.url, memo: nil, now: 31) { _ in "" }
         }
         #expect(throws: CashuStoreError.self) {
             try store.send(amount: 6, unit: "sat", mint: mint.url, memo: nil, now: 31) { _ in "" }  // 8 + 1 cannot make 6
         }
-        #expect(try store.balances().first?.spendable == 9)
+        #expect(try store.balances(now: nil).first?.spendable == 9)
     }
 }

@@ -31,7 +31,9 @@ import Testing
     }
 
     private var balance: CashuBalance {
-        get throws { try store.balances().first ?? CashuBalance(mint: mint.url, unit: "sat") }
+        get throws {
+            try store.balances(now: nil).first ?? CashuBalance(mint: mint.url, unit: "sat")
+        }
     }
 
     /// `amounts` minted through a quote: the wallet's own, unspent.
@@ -160,14 +162,14 @@ import Testing
         let copy = folder.appendingPathComponent("v1-copy.sqlite").path
         try FileManager.default.copyItem(atPath: path, toPath: copy)
         let upgraded = try CashuDatabase(path: path)
-        #expect(try upgraded.balances().first?.spendable == 5)
+        #expect(try upgraded.balances(now: nil).first?.spendable == 5)
         #expect(try upgraded.proofs(mint: mint.url, states: ["unspent"]).count == 2)
         // The new state and tables work in the upgraded store.
         let id = try upgraded.beginMelt(
             mint: mint.url, quote: "m1", unit: "sat", amount: 4, feeReserve: 1,
             request: "lnbc4", inputs: try upgraded.proofs(mint: mint.url, states: ["unspent"]),
             blanks: [], now: 5)
-        #expect(try upgraded.balances().first?.swapping == 5)
+        #expect(try upgraded.balances(now: nil).first?.swapping == 5)
         try upgraded.close()
         // Against a v1 copy (no quotes table): the melt and its proofs are the lead.
         let lead = try CashuDatabase.lead(of: path, over: copy)

@@ -153,17 +153,20 @@ extension CashuDatabase {
             state: state, refused: refused, refusal: refusal, locked: locked)
     }
 
-    /// What is held at each mint in each unit.
-    public func balances() throws -> [CashuBalance] {
+    /// What is held at each mint in each unit at `now` (a lock whose time ran out by then is
+    /// at risk again: the payer's refund key can spend it; nil: lock times not looked at).
+    public func balances(now: UInt64?) throws -> [CashuBalance] {
         try read { db in
             var balances: [String: CashuBalance] = [:]
             for row in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT p.mint, k.unit, p.state, p.locked, sum(p.amount) AS total FROM proofs p
-                    JOIN keysets k ON k.mint = p.mint AND k.id = p.keyset
+                    SELECT p.mint, k.unit, p.state, p.locked, pay.locked_until AS until,
+                        sum(p.amount) AS total
+                    FROM proofs p JOIN keysets k ON k.mint = p.mint AND k.id = p.keyset
+                    LEFT JOIN payments pay ON pay.id = p.payment
                     WHERE p.state IN ('received', 'swapping', 'melting', 'unspent')
-                    GROUP BY p.mint, k.unit, p.state, p.locked
+                    GROUP BY p.mint, k.unit, p.state, p.locked, pay.locked_until
                     """)
             {
                 let mint: String = row["mint"]
@@ -171,8 +174,11 @@ extension CashuDatabase {
                 let key = "\(mint) \(unit)"
                 var balance = balances[key] ?? CashuBalance(mint: mint, unit: unit)
                 let total = UInt64(row["total"] as Int64)
+                let until = (row["until"] as Int64?).map { UInt64(max($0, 0)) }
+                let stillLocked = until.map { until in now.map { until > $0 } ?? true } ?? true
                 switch row["state"] as String {
-                case "received" where row["locked"] as Int64 != 0: balance.locked += total
+                case "received" where row["locked"] as Int64 != 0 && stillLocked:
+                    balance.locked += total
                 case "received": balance.atRisk += total
                 case "swapping", "melting": balance.swapping += total
                 default: balance.spendable += total

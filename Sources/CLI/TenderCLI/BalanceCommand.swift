@@ -80,7 +80,7 @@ struct BalanceCommand: ParsableCommand {
         return try cashu {
             let store = try CashuDatabase(path: path)
             defer { try? store.close() }
-            return try store.balances()
+            return try store.balances(now: global.clock.now())
         }
     }
 

@@ -6,6 +6,7 @@ import Foundation
 import NodeHost
 import NodeKit
 import PaymentCodes
+import PaymentSession
 import QR
 import Secp256k1
 
@@ -79,29 +80,7 @@ struct CashuGiveTerms {
             throw NodeError(
                 .usage("the request leaves the amount to the payer: give one (in \(unit))"))
         }
-        let listed = request.mints ?? []
-        let mint: String
-        if let given {
-            guard listed.isEmpty || listed.map { Token.normalized(mint: $0) }.contains(given) else {
-                throw NodeError(
-                    .usage(
-                        "the request takes ecash only from \(listed.joined(separator: ", ")), not \(given)"
-                    ))
-            }
-            mint = given
-        } else if let first = listed.map { Token.normalized(mint: $0) }.first(where: held.contains)
-        {
-            mint = first
-        } else if listed.isEmpty, held.count == 1 {
-            mint = held[0]
-        } else {
-            throw NodeError(
-                .missing(
-                    listed.isEmpty
-                        ? "the request names no mint and this wallet holds several: say which"
-                        : "this wallet holds no ecash of a mint the request takes (\(listed.joined(separator: ", ")))"
-                ))
-        }
+        let mint = try mint(listed: request.mints ?? [], given: given, held: held, by: "request")
         var lockTo: PublicKey?
         if let lock = request.lock {
             // As nutshell's wallet does: a lock this wallet cannot honour exactly is refused.
@@ -118,6 +97,55 @@ struct CashuGiveTerms {
         return CashuGiveTerms(
             value: value, unit: unit, mint: mint,
             memo: request.requestDescription, lockTo: lockTo)
+    }
+
+    /// The mint to give from: `given` if `listed` (what the payee takes; empty: any) has it,
+    /// else the first listed mint the wallet holds (`held`), else the only one it holds.
+    static func mint(
+        listed: [String], given: String?, held: [String], by payee: String
+    ) throws(NodeError) -> String {
+        let listed = listed.map { Token.normalized(mint: $0) }
+        if let given {
+            guard listed.isEmpty || listed.contains(given) else {
+                throw NodeError(
+                    .usage(
+                        "the \(payee) takes ecash only from \(listed.joined(separator: ", ")), not \(given)"
+                    ))
+            }
+            return given
+        }
+        if let first = listed.first(where: held.contains) { return first }
+        if listed.isEmpty, held.count == 1 { return held[0] }
+        throw NodeError(
+            .missing(
+                listed.isEmpty
+                    ? "the \(payee) names no mint and this wallet holds several: say which"
+                    : "this wallet holds no ecash of a mint the \(payee) takes (\(listed.joined(separator: ", ")))"
+            ))
+    }
+
+    /// The terms a payee nearby sets (its hello, Docs/PROTOCOL.md §10.3): `amount` in `unit`
+    /// from the first of its mints this wallet holds (or `mint`, if it takes it), locked to its
+    /// key when it takes only locked tokens (which needs the mint online, to split).
+    static func nearby(
+        _ terms: CashuTerms, amount: String, unit: String, mint: String?, on host: NodeHost
+    ) throws(NodeError) -> CashuGiveTerms {
+        let held = try cashu { try host.openCashu(signing: false).store.mints().map(\.url) }
+        let unit = unit.lowercased()
+        let value = try value(of: amount, unit: unit)
+        guard value > 0 else { throw NodeError(.usage("the amount must be more than 0")) }
+        var lockTo: PublicKey?
+        if terms.lockedOnly {
+            guard let key = try? PublicKey(serialized: terms.lockKey) else {
+                throw NodeError(.io("the payee's lock key is not a public key"))
+            }
+            lockTo = key
+        }
+        return CashuGiveTerms(
+            value: value, unit: unit,
+            mint: try Self.mint(
+                listed: terms.mints, given: try mint.map(checkedMint), held: held, by: "payee"),
+            memo: nil, lockTo: lockTo)
     }
 
     /// Gives the token: offline from proofs that make the amount exactly, else (or to lock it)

@@ -20,7 +20,7 @@ struct CashuBalanceCommand: ParsableCommand {
     func run() throws {
         try guarded {
             let wallet = try global.host.openCashu(signing: false)
-            let balances = try cashu { try wallet.store.balances() }
+            let balances = try cashu { try wallet.store.balances(now: global.clock.now()) }
             if output.json {
                 try printJSON(balances.map(cashuBalanceJSON))
                 return

@@ -27,6 +27,7 @@ struct PayCommand: AsyncParsableCommand {
               tender pay --to 0xBOB --amount 2.50 --memo tea --qr --camera /dev/video0
               tender pay --to 0xBOB --amount 2.50 --chain-id 10 --vault 0x… --out p.tender
               tender pay --cashu --request creqA… --qr
+              tender pay --cashu --ble --amount 21 [--to 0xBOB]
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -81,6 +82,11 @@ struct PayCommand: AsyncParsableCommand {
     )
     var cashu = false
     @Option(help: "With --cashu: the mint's URL.") var mint: String?
+    @Option(
+        help:
+            "With --cashu --ble: hand over this token (a file, the token itself, or - for standard input) instead of giving one from the wallet."
+    )
+    var token: String?
     @Option(help: "With --cashu and --amount: the unit (sat, usd, …).") var unit = "sat"
     @Flag(help: "Pay a payee nearby over Bluetooth LE (with --to, or --request from its code).")
     var ble = false

@@ -19,34 +19,42 @@ public enum SessionMessages {
         maxStringBytes: maxEnvelopeBytes)
 }
 
-/// The payee's opening: its current request and the double-spend evidence it holds.
+/// The payee's opening: its current request (empty when it offers none), the double-spend
+/// evidence it holds, and its Cashu terms when it takes Cashu tokens.
 public struct Hello: Sendable, Equatable {
-    /// A `request` envelope.
+    /// A `request` envelope, or nothing.
     public var request: [UInt8]
     public var evidence: [[UInt8]]
+    public var cashu: CashuTerms?
 
-    public init(request: [UInt8], evidence: [[UInt8]] = []) {
+    public init(request: [UInt8], evidence: [[UInt8]] = [], cashu: CashuTerms? = nil) {
         self.request = request
         self.evidence = evidence
+        self.cashu = cashu
     }
 
     var cbor: CBOR {
-        .map([CBOR.Entry(.unsigned(1), .bytes(request)), evidenceEntry(evidence)])
+        var entries = [CBOR.Entry(.unsigned(1), .bytes(request)), evidenceEntry(evidence)]
+        if let cashu { entries.append(CBOR.Entry(.unsigned(3), cashu.cbor)) }
+        return .map(entries)
     }
 
     init(_ cbor: CBOR) throws(SessionError) {
         request = try field(cbor, 1, "request").bytes("request")
         evidence = try evidenceList(cbor)
-        try onlyKeys(cbor, [1, 2], in: "hello")
+        cashu = try cbor[.unsigned(3)].map { value throws(SessionError) in try CashuTerms(value) }
+        try onlyKeys(cbor, [1, 2, 3], in: "hello")
     }
 }
 
-/// The payer's turn: a payment (or the same payment again, to settle one in doubt), or a
-/// refusal to pay what the request asks, and the evidence it holds.
+/// The payer's turn: a payment (or the same payment again, to settle one in doubt), a Cashu
+/// token, or a refusal to pay what the request asks, and the evidence it holds.
 public struct Offer: Sendable, Equatable {
     public enum Content: Sendable, Equatable {
         /// A `payment` envelope.
         case payment([UInt8])
+        /// A Cashu token as its text (`cashuB…`, `cashuA…`): the payee checks it offline.
+        case cashu(String)
         /// The payer will not pay (and says why); the session ends.
         case decline(String)
     }
@@ -62,15 +70,18 @@ public struct Offer: Sendable, Equatable {
     var cbor: CBOR {
         switch content {
         case .payment(let bytes): EnvelopeOrNot.envelope(bytes).cbor(evidence: evidence)
+        case .cashu(let token): EnvelopeOrNot.cashu(.text(token)).cbor(evidence: evidence)
         case .decline(let reason): EnvelopeOrNot.not(.text(reason)).cbor(evidence: evidence)
         }
     }
 
     init(_ cbor: CBOR) throws(SessionError) {
         let (choice, evidence) = try EnvelopeOrNot.decode(
-            cbor, message: "offer", envelope: "payment", other: "decline")
+            cbor, message: "offer", envelope: "payment", other: "decline", cashu: "Cashu token")
         switch choice {
         case .envelope(let payment): content = .payment(payment)
+        case .cashu(let token):
+            content = .cashu(try token.text("Cashu token", max: SessionMessages.maxEnvelopeBytes))
         case .not(let reason): content = .decline(try reason.text("decline", max: 256))
         }
         self.evidence = evidence
@@ -84,6 +95,8 @@ public struct Answer: Sendable, Equatable {
         case receipt([UInt8])
         /// A stable code (NodeError's) and a reason a person can read.
         case refused(code: String, reason: String)
+        /// The Cashu token offered was taken (offline: the payee swaps it at its mint later).
+        case cashuTaken(CashuTaken)
     }
 
     public var content: Content
@@ -102,14 +115,17 @@ public struct Answer: Sendable, Equatable {
                 CBOR.Entry(.unsigned(1), .text(code)), CBOR.Entry(.unsigned(2), .text(reason)),
             ])
             return EnvelopeOrNot.not(refusal).cbor(evidence: evidence)
+        case .cashuTaken(let taken): return EnvelopeOrNot.cashu(taken.cbor).cbor(evidence: evidence)
         }
     }
 
     init(_ cbor: CBOR) throws(SessionError) {
         let (choice, evidence) = try EnvelopeOrNot.decode(
-            cbor, message: "answer", envelope: "receipt", other: "refusal")
+            cbor, message: "answer", envelope: "receipt", other: "refusal",
+            cashu: "Cashu token taken")
         switch choice {
         case .envelope(let receipt): content = .receipt(receipt)
+        case .cashu(let taken): content = .cashuTaken(try CashuTaken(taken))
         case .not(let refusal):
             content = .refused(
                 code: try field(refusal, 1, "refusal code").text("refusal code", max: 64),
@@ -120,33 +136,37 @@ public struct Answer: Sendable, Equatable {
 }
 
 /// The layout offers and answers share: an envelope under key 1, or instead something else
-/// under key 3 (a decline, a refusal); the evidence under key 2; no other key.
+/// under key 3 (a decline, a refusal) or key 4 (Cashu: a token, the token taken); the evidence
+/// under key 2; no other key.
 private enum EnvelopeOrNot {
     case envelope([UInt8])
     case not(CBOR)
+    case cashu(CBOR)
 
     func cbor(evidence: [[UInt8]]) -> CBOR {
         switch self {
         case .envelope(let bytes):
             .map([CBOR.Entry(.unsigned(1), .bytes(bytes)), evidenceEntry(evidence)])
         case .not(let other): .map([CBOR.Entry(.unsigned(3), other), evidenceEntry(evidence)])
+        case .cashu(let value): .map([evidenceEntry(evidence), CBOR.Entry(.unsigned(4), value)])
         }
     }
 
     static func decode(
-        _ cbor: CBOR, message: String, envelope: String, other: String
+        _ cbor: CBOR, message: String, envelope: String, other: String, cashu: String
     ) throws(SessionError) -> (EnvelopeOrNot, evidence: [[UInt8]]) {
         let field: EnvelopeOrNot
-        switch (cbor[.unsigned(1)], cbor[.unsigned(3)]) {
-        case (let bytes?, nil): field = .envelope(try bytes.bytes(envelope))
-        case (nil, let value?): field = .not(value)
+        switch (cbor[.unsigned(1)], cbor[.unsigned(3)], cbor[.unsigned(4)]) {
+        case (let bytes?, nil, nil): field = .envelope(try bytes.bytes(envelope))
+        case (nil, let value?, nil): field = .not(value)
+        case (nil, nil, let value?): field = .cashu(value)
         default:
             // Both messages ("offer", "answer") take "an".
             throw SessionError.malformed(
-                "an \(message) holds a \(envelope) or a \(other), not both or neither")
+                "an \(message) holds one of a \(envelope), a \(other) or a \(cashu)")
         }
         let evidence = try evidenceList(cbor)
-        try onlyKeys(cbor, [1, 2, 3], in: message)
+        try onlyKeys(cbor, [1, 2, 3, 4], in: message)
         return (field, evidence)
     }
 }
@@ -176,14 +196,14 @@ private func evidenceList(_ cbor: CBOR) throws(SessionError) -> [[UInt8]] {
     return list
 }
 
-private func field(_ cbor: CBOR, _ key: UInt64, _ name: String) throws(SessionError) -> CBOR {
+func field(_ cbor: CBOR, _ key: UInt64, _ name: String) throws(SessionError) -> CBOR {
     guard let value = cbor[.unsigned(key)] else {
         throw SessionError.malformed("\(name) (key \(key)) is missing")
     }
     return value
 }
 
-private func onlyKeys(_ cbor: CBOR, _ keys: Set<UInt64>, in what: String) throws(SessionError) {
+func onlyKeys(_ cbor: CBOR, _ keys: Set<UInt64>, in what: String) throws(SessionError) {
     guard let entries = cbor.mapEntries else {
         throw SessionError.malformed("\(what) is not a map")
     }
@@ -195,14 +215,14 @@ private func onlyKeys(_ cbor: CBOR, _ keys: Set<UInt64>, in what: String) throws
 }
 
 extension CBOR {
-    fileprivate func bytes(_ name: String) throws(SessionError) -> [UInt8] {
+    func bytes(_ name: String) throws(SessionError) -> [UInt8] {
         guard let bytes = bytesValue else {
             throw SessionError.malformed("\(name) is not a byte string")
         }
         return bytes
     }
 
-    fileprivate func text(_ name: String, max: Int) throws(SessionError) -> String {
+    func text(_ name: String, max: Int) throws(SessionError) -> String {
         guard let text = textValue, text.utf8.count <= max else {
             throw SessionError.malformed("\(name) is not text of at most \(max) bytes")
         }

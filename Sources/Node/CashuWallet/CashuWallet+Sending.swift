@@ -12,7 +12,7 @@ extension CashuWallet {
     func insufficient(
         _ amount: UInt64, unit: String, mint: String, fee: UInt64 = 0
     ) throws -> NodeError {
-        let balance = try store.balances().first { $0.mint == mint && $0.unit == unit }
+        let balance = try store.balances(now: nil).first { $0.mint == mint && $0.unit == unit }
         let text = { (value: UInt64) in CashuUnit.text(UInt128(value), unit: unit) }
         var reason =
             "insufficient funds: \(text(balance?.spendable ?? 0)) spendable at \(mint), \(text(amount)) asked"

@@ -27,7 +27,8 @@ enum CashuRoutes {
                         )
                         .sorted()
                     },
-                    balances: try Self.store { try store.balances() }.map(CashuBalanceView.init))
+                    balances: try Self.store { try store.balances(now: payee.clock.now()) }.map(
+                        CashuBalanceView.init))
             }
         }
         api.get("cashu/payments") { _, _ in

@@ -8,6 +8,8 @@ a lab scenario, stdlib only; for Tests/BLELab/scenarios/pay-node.sh.
     node_api.py DATA_DIR SOCKET wait-paid ID         until the request's state is "paid"
     node_api.py DATA_DIR SOCKET events FILE          the event stream, appended to FILE
     node_api.py DATA_DIR SOCKET metric NAME          the value of one /metrics series
+    node_api.py DATA_DIR SOCKET cashu-at-risk N      until /api/cashu/balance holds N sat at
+                                                     risk (taken offline, not swapped yet)
 """
 
 import http.client
@@ -106,6 +108,11 @@ def main():
         text = call(base, token, "/metrics", raw=True).decode()
         values = [line.split()[-1] for line in text.splitlines() if line.startswith(rest[0] + " ")]
         print(values[0] if values else "absent")
+    elif command == "cashu-at-risk":
+        def held():
+            balances = call(base, token, "/api/cashu/balance")["balances"]
+            return sum(int(b["atRisk"]) for b in balances if b["unit"] == "sat") == int(rest[0])
+        until("%s sat of Cashu at risk" % rest[0], held, 300)
     else:
         sys.exit("node_api: unknown command " + command)
 

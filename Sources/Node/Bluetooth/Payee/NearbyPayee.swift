@@ -56,15 +56,18 @@ public actor NearbyPayee: PaymentSource {
     private var payments = PaymentQueue()
     private let publication: PayeePublication
     private var watcher: Task<Void, Never>?
+    /// How Cashu tokens are taken; nil: refused.
+    private let cashu: CashuTaking?
 
     public init(
         bluetooth: BluetoothSession, adapter: Adapter, staticKey: NoisePrivateKey,
         offering: Offering?, localName: String = TenderGATT.localName,
         evidence: @escaping @Sendable () -> [[UInt8]],
         onEvidence: @escaping @Sendable ([[UInt8]]) -> Void,
-        onEvent: @escaping @Sendable (Event) -> Void
+        onEvent: @escaping @Sendable (Event) -> Void, cashu: CashuTaking? = nil
     ) throws(BluetoothError) {
         self.bluetooth = bluetooth
+        self.cashu = cashu
         self.publication = PayeePublication(
             bluetooth: bluetooth, adapter: adapter, localName: localName)
         self.sessions = PayeeSessions(staticKey: staticKey)
@@ -121,11 +124,15 @@ public actor NearbyPayee: PaymentSource {
     }
 
     /// Nothing offered any more (the request was paid, or expired): the advertisement ends,
-    /// the service stays for the payers already connected.
+    /// the service stays for the payers already connected. A payee that takes Cashu tokens
+    /// stays advertised, with no tag: a payer with a token to give finds it without a request.
     public func withdraw() async {
         offering = nil
-        try? await publication.advertise(nil)
+        try? await publication.advertise(idleTag)
     }
+
+    /// What is advertised while no request is offered.
+    private var idleTag: [UInt8]? { cashu == nil ? nil : [] }
 
     private func republish() async throws(BluetoothError) {
         await publication.unpublish(links: links)
@@ -140,7 +147,7 @@ public actor NearbyPayee: PaymentSource {
             info: { [weak self] in
                 PayeeInfo(request: await self?.offering?.request ?? [], psm: psm).encoded
             },
-            tag: offering?.tag,
+            tag: offering?.tag ?? idleTag,
             onMessage: { [weak self] link, message in await self?.take(message, on: link) },
             onClosed: { [weak self] link in await self?.forget(link) })
         let adapter = publication.adapter
@@ -152,13 +159,13 @@ public actor NearbyPayee: PaymentSource {
     private func hasSession(_ link: UInt32) -> Bool { sessions.contains(link) }
 
     private func take(_ message: [UInt8], on link: UInt32) async {
-        let (request, evidence) = (offering?.request ?? [], self.evidence)
+        let (request, evidence, cashu) = (offering?.request ?? [], self.evidence, self.cashu)
         if !sessions.contains(link) { onEvent(.connected(link: link)) }
         let event: PayeeSession.Event
         // The hello (and the evidence it reads from the store) only for XX's first message.
         do {
             event = try sessions.receive(message, on: link) {
-                Hello(request: request, evidence: evidence())
+                Hello(request: request, evidence: evidence(), cashu: cashu?.terms())
             }
         } catch {
             onEvent(.refusedSession(link: link, reason: "\(error)"))
@@ -175,6 +182,12 @@ public actor NearbyPayee: PaymentSource {
             case .payment(let payment):
                 onEvent(.offered(link: link))
                 payments.offer(payment, on: link)
+            case .cashu(let token):
+                // Answered here, not through the exchange: a token is the Cashu wallet's.
+                let content =
+                    await cashu?.take(token)
+                    ?? .refused(code: "cashu-not-taken", reason: "this payee takes no Cashu tokens")
+                await answer(Answer(content, evidence: evidence()), on: link)
             }
         }
     }
@@ -192,6 +205,10 @@ public actor NearbyPayee: PaymentSource {
 
     private func answer(_ answer: Answer) async {
         guard let link = payments.answering() else { return }
+        await self.answer(answer, on: link)
+    }
+
+    private func answer(_ answer: Answer, on link: UInt32) async {
         do {
             guard let sealed = try sessions.answer(answer, on: link) else { return }
             try await send(sealed, on: link)

@@ -45,7 +45,8 @@ actor PayeePublication {
         try await advertise(tag)
     }
 
-    /// Advertises `tag` (nil: no advertisement; the service stays for payers connected).
+    /// Advertises `tag` (nil: no advertisement, the service stays for payers connected; empty:
+    /// the service with no tag).
     func advertise(_ tag: [UInt8]?) async throws(BluetoothError) {
         // The old advertisement unregistered first: the new one takes the same path.
         await advertisement?.cancelAndWait()
@@ -54,7 +55,7 @@ actor PayeePublication {
         advertisement = try await adapter.advertise(
             Advertisement(
                 serviceUUIDs: [TenderGATT.service], localName: localName,
-                manufacturerData: [TenderGATT.tagCompany: tag]),
+                manufacturerData: tag.isEmpty ? [:] : [TenderGATT.tagCompany: tag]),
             at: ObjectPath(checked: "/tender/payee_advertisement"))
     }
 

@@ -63,14 +63,16 @@ struct BluetoothPayeeService: Service {
         }
         let (events, reported) = AsyncStream.makeStream(of: NearbyPayee.Event.self)
         defer { reported.finish() }
+        // Unlocked only once an adapter is found (`keyOnce`): without one it is not needed.
+        let keyOnce = KeyOnce(context.walletKey)
         let payee = try await open(
             NearbyPayeeSetup(
                 staticKey: loadKey, localName: localName,
                 evidence: { (try? NearbyEvidence.toSend(home)) ?? [] },
                 onEvidence: { NearbyEvidence.take($0, into: home, now: clock.now()) },
-                onEvent: { reported.yield($0) }))
-        // Unlocked only now if the node has not already: without an adapter it is not needed.
-        let key = try context.walletKey()
+                onEvent: { reported.yield($0) },
+                cashu: context.cashu.map { cashuTaking($0, key: keyOnce) }))
+        let key = try keyOnce()
         let staticKey = try loadKey()
         // Listening before the service says it is ready: no request issued after goes unoffered.
         let changes = await offered.listen(

@@ -27,6 +27,8 @@ public struct NearbyPayeeSetup: Sendable {
     /// Evidence a payer handed over.
     public let onEvidence: @Sendable ([[UInt8]]) -> Void
     public let onEvent: @Sendable (NearbyPayee.Event) -> Void
+    /// How Cashu tokens offered over the air are taken; nil: refused.
+    public var cashu: CashuTaking? = nil
 }
 
 /// There is no adapter, bluetoothd or system bus (yet): the node's `auto` payee looks again
@@ -56,6 +58,6 @@ extension NearbyPayee: NearbyPayeePort {
         return try NearbyPayee(
             bluetooth: bluetooth, adapter: adapter, staticKey: try setup.staticKey(), offering: nil,
             localName: setup.localName, evidence: setup.evidence, onEvidence: setup.onEvidence,
-            onEvent: setup.onEvent)
+            onEvent: setup.onEvent, cashu: setup.cashu)
     }
 }

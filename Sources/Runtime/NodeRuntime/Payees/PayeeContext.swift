@@ -1,3 +1,4 @@
+import CashuStore
 import CashuWallet
 import Logging
 import NodeAPI
@@ -31,10 +32,11 @@ struct PayeeContext: Sendable {
 
     /// Takes a Cashu token a payee read (`via`: which one), said in the log; the feed
     /// announces it.
-    func take(cashuToken text: String, via payee: String) {
+    @discardableResult
+    func take(cashuToken text: String, via payee: String) -> Result<CashuPayment, NodeError> {
         guard let cashu else {
             logger.info("\(payee) payee: a Cashu token was shown; this node takes none")
-            return
+            return .failure(NodeError(.usage("this node takes no Cashu tokens")))
         }
         do {
             let payment = try cashu.take(text)
@@ -42,6 +44,7 @@ struct PayeeContext: Sendable {
             logger.info(
                 "\(payee) payee: took a Cashu token of \(amount) from \(payment.mint) offline (payment \(payment.id)); swapped at the next sync"
             )
+            return .success(payment)
         } catch {
             // As `CashuPayee.take` counts it: one taken already is a repeat, not a refusal.
             if case .exists = error.kind {
@@ -49,6 +52,7 @@ struct PayeeContext: Sendable {
             } else {
                 logger.warning("\(payee) payee: refused a Cashu token: \(error)")
             }
+            return .failure(error)
         }
     }
 
