@@ -280,6 +280,10 @@ expect_status 65 t cashu melt "$(invoice 100000)" --mint "$url" --data-dir stall
 grep -q "insufficient funds" err.txt || fail "too large a melt is not said insufficient: $(cat err.txt)"
 expect_status 65 t cashu melt "$own_invoice" --mint "$url" --data-dir stall
 expect_status 64 t cashu melt "cashuBnotaninvoice" --mint "$url" --data-dir stall
+# An invoice with one character changed: its checksum is read here, before the mint is asked.
+damaged="${own_invoice:0:20}$([ "${own_invoice:20:1}" = q ] && echo p || echo q)${own_invoice:21}"
+expect_status 64 t cashu melt "$damaged" --mint "$url" --data-dir stall
+grep -q "not a BOLT11 invoice" err.txt || fail "a damaged invoice is not named: $(cat err.txt)"
 [ "$(snapshot)" = "$(cat before.sha)" ] || fail "a refused melt changed the stall's Cashu store"
 
 echo "cashu tests: all passed in $(($(date +%s) - started)) s"

@@ -2,6 +2,7 @@ import Cashu
 import CashuMint
 import CashuStore
 import CashuWallet
+import Codecs
 import Foundation
 import Secp256k1
 import Testing
@@ -50,6 +51,8 @@ import Testing
         let report = await wallet.settle(
             with: rig.mint, now: { UInt64(Date().timeIntervalSince1970) })
         #expect(report.failure == nil && report.recovered == 1 && report.refused.isEmpty)
+        // What the recovered swap gave counts as swapped, as if this sync had sent it.
+        #expect(report.swapped == ["sat": 45])
         #expect(try wallet.store.pendingSwaps().isEmpty)
         #expect(try spendable() == 45)
         // The recovered proofs are the wallet's own: the mint says they are unspent.
@@ -57,6 +60,37 @@ import Testing
         #expect(Set(own.map(\.secret)) == Set(outputs.map(\.secret)))
         let states = try await rig.mint.checkState(try own.map { try $0.y() })
         #expect(states.allSatisfy { $0.state == .unspent })
+    }
+
+    /// `send --lock-to` cut short after the mint split the proofs: the outputs locked to the
+    /// payee are the payee's, so the sync records them as given (a token to hand over), not as
+    /// spendable; the change is the wallet's own.
+    @Test func aLockedGiveCutShortKeepsItsTokenAsGiven() async throws {
+        let inputs = try await taken(16)
+        _ = await wallet.settle(with: rig.mint, now: { UInt64(Date().timeIntervalSince1970) })
+        let own = try wallet.store.proofs(mint: rig.mint.url, states: ["unspent"])
+        #expect(own.reduce(0) { $0 + $1.amount } == 16 && own.count == inputs.count)
+        let keyset = try await rig.satKeyset()
+        let payee = try PrivateKey(bytes: [UInt8](repeating: 0x17, count: 32)).publicKey
+        var generator = SystemRandomNumberGenerator()
+        let lock = SpendingCondition(
+            kind: "P2PK", nonce: "00ff", data: Hex.encode(payee.compressed, prefix: false),
+            tags: [["sigflag", "SIG_INPUTS"]]
+        ).secret
+        let outputs =
+            [PreparedOutput.random(amount: 8, keysetID: keyset.id, secret: lock, using: &generator)]
+            + rig.outputs([4, 2, 1, 1], keyset: keyset)
+        _ = try wallet.store.beginSwap(
+            mint: rig.mint.url, inputs: own, outputs: outputs, now: now())
+        _ = try await rig.mint.swap(inputs: own, outputs: outputs.map(\.message))  // answer "lost"
+        let report = await wallet.settle(
+            with: rig.mint, now: { UInt64(Date().timeIntervalSince1970) })
+        #expect(report.failure == nil && report.recovered == 1 && report.swapped.isEmpty)
+        #expect(try spendable() == 8)
+        let given = try #require(try wallet.store.payments().last)
+        #expect(given.direction == .outgoing && given.amount == 8 && given.state == .sent)
+        let token = try Token.decode(given.token)
+        #expect(token.proofs.map(\.secret) == [lock])
     }
 
     @Test func aSwapNeverSentIsSentAgain() async throws {

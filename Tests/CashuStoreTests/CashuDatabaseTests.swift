@@ -76,6 +76,24 @@ import Testing
         #expect(balance.atRisk == 5 && balance.spendable == 0)
     }
 
+    /// A memo is the payer's words: kept to 256 characters, a NUL shown (SQLite's text would
+    /// end at it); the token's text keeps every byte.
+    @Test func aMemoIsKeptShortAndWhole() throws {
+        let plain = try mint.token([4], secretPrefix: "memo")
+        let token = Token(
+            mint: plain.mint, unit: plain.unit,
+            memo: "tea\u{0}for two" + String(repeating: "x", count: 400), proofs: plain.proofs)
+        let accepted = try OfflineAcceptance(
+            keysets: try store.keysets(mint: mint.url), payeeKey: nil, lockPolicy: .acceptUnlocked,
+            now: 10
+        ).check(token)
+        let payment = try store.receive(token, text: token.encoded(), accepted: accepted, now: 10)
+        let memo = try #require(try store.payment(payment.id)?.memo)
+        #expect(memo.hasPrefix("tea\u{FFFD}for two") && memo.count == 256 && memo.hasSuffix("…"))
+        #expect(
+            try Token.decode(try #require(try store.payment(payment.id)?.token)).memo == token.memo)
+    }
+
     /// A lock to this wallet counts as locked only until its time: then the payer's refund key
     /// can spend the proofs, and they are at risk like any unlocked ones.
     @Test func aLockCountsAsLockedOnlyUntilItsTime() throws {
@@ -103,7 +121,9 @@ import Testing
         let pending = try #require(try reopened.pendingSwaps().first)
         #expect(pending.id == swap && pending.inputs == inputs && pending.outputs == prepared)
         try reopened.completeSwap(swap, proofs: try signatures(for: pending.outputs), now: 21)
-        #expect(try reopened.payment(payment.id)?.state == .swapped)
+        let swapped = try #require(try reopened.payment(payment.id))
+        // Taken at 10, swapped at 21: the payment says when it last changed.
+        #expect(swapped.state == .swapped && swapped.createdAt == 10 && swapped.updatedAt == 21)
         #expect(try reopened.pendingSwaps().isEmpty)
         let balance = try #require(try reopened.balances(now: nil).first)
         #expect(balance.spendable == 13 && balance.atRisk == 0 && balance.swapping == 0)

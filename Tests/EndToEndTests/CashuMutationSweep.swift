@@ -13,7 +13,8 @@ extension SweepRule {
             Refusal(status: 65, meaning: "rejected") {
                 // Without the advice after the reason (`; ask for it again, copied whole`).
                 MutationSweep.reason(
-                    $0.replacing("rejected: Cashu token ", with: "rejected: ")
+                    $0.replacing("rejected: Cashu token: ", with: "rejected: token: ")
+                        .replacing("rejected: Cashu token ", with: "rejected: ")
                         .replacing(/; [^\n]*/, with: ""))
             },
             Refusal(status: 66, meaning: "from a mint whose keys the wallet does not hold") {

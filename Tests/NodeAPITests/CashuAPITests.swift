@@ -208,6 +208,11 @@ import Testing
                 for (query, status) in [
                     ("amount=250&unit=usd", HTTPResponse.Status.notFound),
                     ("amount=0", .badRequest), ("amount=ten", .badRequest), ("", .badRequest),
+                    // One spelling per amount: no sign, space or leading zero; at most 2^53.
+                    ("amount=%2B5", .badRequest), ("amount=%205", .badRequest),
+                    ("amount=05", .badRequest), ("amount=9007199254740993", .badRequest),
+                    ("amount=99999999999999999999999", .badRequest),
+                    ("amount=9007199254740992", .ok),
                 ] {
                     try await client.execute(
                         uri: "/api/cashu/request?\(query)", method: .get,

@@ -109,15 +109,18 @@ extension CashuDatabase {
         var refused: UInt64 = 0
         var refusal: String?
         var locked: UInt64 = 0
+        // When the payment last changed: its own row, or any of its proofs (swapped, refused).
+        var updatedAt = UInt64(row["updated_at"] as Int64)
         if direction == .incoming {
             var counts: [String: Int] = [:]
             for proof in try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT state, amount, refusal, locked FROM proofs WHERE payment = ? ORDER BY rowid",
+                    "SELECT state, amount, refusal, locked, updated_at FROM proofs WHERE payment = ? ORDER BY rowid",
                 arguments: [id])
             {
                 let proofState: String = proof["state"]
+                updatedAt = max(updatedAt, UInt64(max(proof["updated_at"] as Int64, 0)))
                 counts[proofState, default: 0] += 1
                 if proof["locked"] as Int64 != 0 { locked += UInt64(proof["amount"] as Int64) }
                 if proofState == "refused" {
@@ -149,7 +152,7 @@ extension CashuDatabase {
             amount: UInt64(row["amount"] as Int64), token: row["token"], memo: row["memo"],
             lockedUntil: (row["locked_until"] as Int64?).map(UInt64.init),
             createdAt: UInt64(row["created_at"] as Int64),
-            updatedAt: UInt64(row["updated_at"] as Int64),
+            updatedAt: updatedAt,
             state: state, refused: refused, refusal: refusal, locked: locked)
     }
 

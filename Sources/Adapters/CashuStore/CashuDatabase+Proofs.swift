@@ -8,6 +8,17 @@ extension CashuDatabase {
     /// Records a token taken offline, after `OfflineAcceptance` passed it: one payment and its
     /// proofs, `received`, in one transaction. A proof held already (the same token twice, or
     /// this wallet's own) refuses the whole token, naming the payment it came in.
+    /// The payer's memo as kept: its words (unsigned: shown, never relied on) up to 256
+    /// characters, and a NUL (which SQLite's text ends at) shown as U+FFFD. The token's own
+    /// text, kept beside it, has every byte.
+    static func memo(_ memo: String) -> String {
+        let visible = memo.replacing("\u{0}", with: "\u{FFFD}")
+        return visible.count > maxMemoCharacters
+            ? String(visible.prefix(maxMemoCharacters - 1)) + "…" : visible
+    }
+
+    public static let maxMemoCharacters = 256
+
     public func receive(
         _ token: Token, text: String, accepted: OfflineAcceptance.Accepted, now: UInt64
     ) throws -> CashuPayment {
@@ -47,7 +58,7 @@ extension CashuDatabase {
                     """,
                 arguments: [
                     token.mint, token.unit, try Self.integer(accepted.amount, "amount"), text,
-                    token.memo,
+                    token.memo.map(Self.memo),
                     try accepted.lockedUntil.map { try Self.integer($0, "locktime") }, now, now,
                 ])
             let payment = db.lastInsertedRowID

@@ -143,7 +143,15 @@ extension CashuDatabase {
                         keysetID: Array(output["keyset"] as Data),
                         secret: output["secret"], r: Array(output["r"] as Data))
                 }
-                return PendingSwap(id: id, mint: row["mint"], inputs: inputs, outputs: outputs)
+                let taken =
+                    try Bool.fetchOne(
+                        db,
+                        sql:
+                            "SELECT EXISTS (SELECT 1 FROM proofs WHERE swap = ? AND payment IS NOT NULL)",
+                        arguments: [id]) ?? false
+                return PendingSwap(
+                    id: id, mint: row["mint"], inputs: inputs, outputs: outputs,
+                    takenOffline: taken)
             }
         }
     }

@@ -64,6 +64,8 @@ public struct PendingSwap: Sendable {
     public let mint: String
     public let inputs: [Proof]
     public let outputs: [PreparedOutput]
+    /// Its inputs were taken offline (a sync's swap), not the wallet's own (a give's split).
+    public var takenOffline = false
 }
 
 /// A mint this wallet knows.

@@ -84,12 +84,17 @@ struct CashuGiveTerms {
         var lockTo: PublicKey?
         if let lock = request.lock {
             // As nutshell's wallet does: a lock this wallet cannot honour exactly is refused.
-            guard lock.kind == "P2PK", lock.tags?.isEmpty ?? true,
-                let key = try? PublicKey(serialized: Hex.decode(lock.data)), lock.data.count == 66
-            else {
+            guard lock.kind == "P2PK", lock.tags?.isEmpty ?? true else {
                 throw NodeError(
                     .usage(
                         "the request asks for a \(lock.kind) lock\(lock.tags?.isEmpty == false ? " with conditions" : ""): Tender locks only to a key (P2PK, no conditions)"
+                    ))
+            }
+            guard let key = try? PublicKey(serialized: Hex.decode(lock.data)), lock.data.count == 66
+            else {
+                throw NodeError(
+                    .usage(
+                        "the request's P2PK lock is not a 33-byte compressed public key in hex: nothing can be locked to it"
                     ))
             }
             lockTo = key
@@ -160,7 +165,7 @@ struct CashuGiveTerms {
             return offline
         }
         let wallet = try host.openCashu(signing: true)
-        let lock = try host.directory.lockForCashu()
+        let lock = try host.directory.waitForCashuLock()
         defer { withExtendedLifetime(lock) {} }
         let (value, unit, memo, lockTo) = (value, unit, memo, lockTo)
         return try await withMint(mint) { client in

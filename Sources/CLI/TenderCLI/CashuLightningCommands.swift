@@ -48,7 +48,7 @@ struct CashuMintInvoiceCommand: AsyncParsableCommand {
                     // Waiting records nothing: the lock (which a sync needs) is taken after.
                     _ = try await wallet.awaitPayment(of: record, client: client, until: deadline)
                 }
-                let lock = try global.host.directory.lockForCashu()
+                let lock = try global.host.directory.waitForCashuLock()
                 defer { withExtendedLifetime(lock) {} }
                 // As it stands now: a sync may have minted or dropped it meanwhile.
                 guard
@@ -172,8 +172,16 @@ struct CashuMeltCommand: AsyncParsableCommand {
             guard request.lowercased().hasPrefix("ln"), request.count < 8000 else {
                 throw NodeError(.usage("'\(request.prefix(40))' is not a BOLT11 invoice (lnbc…)"))
             }
+            // Read here first (bech32 checksum, fields): a damaged invoice is a usage error
+            // named locally, not the mint's refusal.
+            do { _ = try BOLT11.decode(request) } catch {
+                throw NodeError(
+                    .usage(
+                        "'\(terminalSafe(String(request.prefix(40))))…' is not a BOLT11 invoice: \(error)"
+                    ))
+            }
             let wallet = try global.host.openCashu(signing: false)
-            let lock = try global.host.directory.lockForCashu()
+            let lock = try global.host.directory.waitForCashuLock()
             defer { withExtendedLifetime(lock) {} }
             let unit = self.unit.lowercased()
             let url = try chosenMint(mint, in: wallet)

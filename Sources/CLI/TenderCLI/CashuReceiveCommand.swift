@@ -80,10 +80,10 @@ struct CashuReceiveCommand: AsyncParsableCommand {
             mint = try Cashu.Token.decode(text.trimmingCharacters(in: .whitespacesAndNewlines)).mint
         } catch {
             throw NodeError(
-                .refusedEcash(code: error.code, reason: "Cashu token \(error.description)"))
+                .refusedEcash(code: error.code, reason: error.ofToken))
         }
         let wallet = try global.host.openCashu(signing: true)
-        let lock = try global.host.directory.lockForCashu()
+        let lock = try global.host.directory.waitForCashuLock()
         defer { withExtendedLifetime(lock) {} }
         let (payment, report) = try await withMint(mint) { client in
             try await wallet.receiveOnline(

@@ -4,6 +4,7 @@ import CashuMint
 import CashuStore
 import CashuWallet
 import Foundation
+import NodeHost
 import NodeKit
 import PaymentCodes
 
@@ -108,4 +109,19 @@ func cashuBalanceText(_ balance: CashuBalance) -> String {
             ", \(amount(balance.swapping)) swapping (a swap at the mint in flight or cut short: the next sync finishes it)"
     }
     return line
+}
+
+extension DataDirectory {
+    /// The Cashu lock, waited for: when another process holds it (a node's sync pass, a
+    /// `tender cashu sync`), standard error says so first, rather than waiting silently.
+    func waitForCashuLock() throws(NodeError) -> FileLock {
+        do { return try lockForCashu(waiting: false) } catch {
+            guard case .busy(let who) = error.kind else { throw error }
+            FileHandle.standardError.write(
+                Data(
+                    "\(who): waiting until it is done (Ctrl-C stops; nothing was changed yet)…\n"
+                        .utf8))
+            return try lockForCashu()
+        }
+    }
 }

@@ -26,7 +26,7 @@ struct CashuSyncCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             let wallet = try global.host.openCashu(signing: true)
-            let lock = try global.host.directory.lockForCashu()
+            let lock = try global.host.directory.waitForCashuLock()
             defer { withExtendedLifetime(lock) {} }
             let mints = try cashu {
                 try mint.map { [try checkedMint($0)] } ?? wallet.mintsToSettle()

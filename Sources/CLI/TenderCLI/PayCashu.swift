@@ -125,7 +125,13 @@ extension PayCommand {
             return
         }
         if result.hadIt {
-            print("The payee \(result.payee) holds this token already: nothing more was given.")
+            // Handed over earlier on a link that then failed; a token made just now it cannot
+            // have had (the payee says so anyway: the token is recorded given).
+            print(
+                given == nil
+                    ? "The payee \(result.payee) holds this token already: nothing more was given."
+                    : "The payee \(result.payee) says it holds this token already (payment \(given!.id), recorded given)."
+            )
             return
         }
         let taken = CashuUnit.text(UInt128(result.taken.amount), unit: result.taken.unit)

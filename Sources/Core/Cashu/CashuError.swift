@@ -36,4 +36,9 @@ public struct CashuError: Error, Hashable, Sendable, CustomStringConvertible {
     public var code: String { kind.rawValue }
 
     public var description: String { "\(field): \(message)" }
+
+    /// As said of a token: "Cashu token proofs[0]: …", or "Cashu token: …" for the whole.
+    public var ofToken: String {
+        field == "token" ? "Cashu token: \(message)" : "Cashu token \(field): \(message)"
+    }
 }

@@ -22,8 +22,16 @@ extension CashuWallet {
             try store.saveKeysets(keys.keysets, mint: client.url, now: now())
             report.newKeysets = keys.keysets.filter { !before.contains($0.id) }.count
             for pending in try store.pendingSwaps() where pending.mint == client.url {
-                try await resolve(pending, client: client, now: now)
+                let completed = try await resolve(pending, client: client, now: now)
                 report.recovered += 1
+                // What a swap of tokens taken offline gave is swapped, whichever sync ends it.
+                if completed, pending.takenOffline,
+                    let unit = try store.keysets(mint: client.url).first(where: {
+                        $0.id == pending.outputs.first?.keysetID
+                    })?.unit
+                {
+                    report.swapped[unit, default: 0] += pending.outputs.reduce(0) { $0 + $1.amount }
+                }
             }
             report.recovered += try await finishLightning(client: client, now: now)
             let received = try store.proofs(mint: client.url, states: ["received"])
@@ -45,9 +53,10 @@ extension CashuWallet {
 
     /// A swap whose answer never arrived: the mint signed its outputs (restore gives them), or
     /// it did not, and the inputs are then as they were (unspent) or spent by someone else.
+    @discardableResult
     func resolve(
         _ pending: PendingSwap, client: MintClient, now: @Sendable () -> UInt64
-    ) async throws {
+    ) async throws -> Bool {
         let restored = try await client.restore(pending.outputs.map(\.message))
         if restored.count == pending.outputs.count {
             let keysets = try store.keysets(mint: client.url)
@@ -56,7 +65,8 @@ extension CashuWallet {
                     from: pair.1, keyset: try Self.keyset(output.keysetID, in: keysets))
             }
             try store.completeSwap(pending.id, proofs: proofs, now: now())
-            return
+            try keepInterruptedGive(proofs, mint: client.url, keysets: keysets, now: now())
+            return true
         }
         guard restored.isEmpty else {
             throw NodeError(
@@ -77,6 +87,31 @@ extension CashuWallet {
                 "the mint says it was spent, and not by this wallet's swap: spent elsewhere"
         }
         try store.failSwap(pending.id, refused: refused, now: now())
+        return false
+    }
+
+    /// A give locked to a payee (`send --lock-to`) cut short after its swap: its locked
+    /// outputs are the payee's (this wallet can take them back only after their locktime), so
+    /// they are recorded as given, their token kept as an outgoing payment to hand over, never
+    /// counted spendable.
+    func keepInterruptedGive(
+        _ proofs: [Proof], mint: String, keysets: [Keyset], now: UInt64
+    ) throws {
+        let own = Hex.encode(lockPublicKey.compressed, prefix: false)
+        let locked = proofs.filter { proof in
+            guard let condition = try? SpendingCondition.parse(proof.secret) else { return false }
+            return condition.data.lowercased() != own
+        }
+        let byUnit = Dictionary(grouping: locked) { proof in
+            keysets.first { $0.id == proof.keysetID }?.unit ?? ""
+        }
+        for (unit, given) in byUnit.sorted(by: { $0.key < $1.key }) {
+            let amount = given.reduce(UInt64(0)) { $0 + $1.amount }
+            _ = try store.send(
+                amount: amount, unit: unit, mint: mint, memo: nil, now: now,
+                only: Set(try given.map { try $0.y() })
+            ) { Token(mint: mint, unit: unit, memo: nil, proofs: $0).encoded() }
+        }
     }
 
     static func keyset(_ id: [UInt8], in keysets: [Keyset]) throws -> Keyset {

@@ -59,7 +59,7 @@ public struct CashuWallet: Sendable {
     }
 
     static func refused(_ error: CashuError) -> NodeError {
-        NodeError(.refusedEcash(code: error.code, reason: "Cashu token \(error.description)"))
+        NodeError(.refusedEcash(code: error.code, reason: error.ofToken))
     }
 
     static func failed(_ error: any Error) -> NodeError {

@@ -78,10 +78,16 @@ enum CashuRoutes {
         -> CashuPaymentRequest
     {
         let query = uri.queryParameters
-        guard let text = query["amount"].map(String.init), let amount = UInt64(text), amount > 0,
-            amount <= 1 << 53
+        // Digits only, as written without a sign, spaces or leading zeros: one spelling each.
+        guard let text = query["amount"].map(String.init), !text.isEmpty,
+            text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), text.first != "0"
         else {
-            throw .badRequest("amount must be a whole number above 0, in the unit's smallest part")
+            throw .badRequest(
+                "amount must be a whole number above 0 in digits alone, in the unit's smallest part"
+            )
+        }
+        guard let amount = UInt64(text), amount <= 1 << 53 else {
+            throw .badRequest("amount must be at most \(UInt64(1) << 53) (2^53)")
         }
         let unit = query["unit"].map(String.init) ?? "sat"
         let memo = query["memo"].map(String.init)
