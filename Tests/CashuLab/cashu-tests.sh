@@ -11,8 +11,8 @@
 #  3. The mint back: `tender cashu sync` swaps what was taken; a token the payer spent
 #     elsewhere first (nutshell's receive) is refused at the swap, its token kept.
 #     A token locked to the stall's key (NUT-11) is taken with --require-lock and swapped
-#     (the stall signs); usd tokens read in dollars. Two syncs at once: one waits for the
-#     other, nothing is refused. A token without DLEQ proofs is taken with --online (swapped
+#     (the stall signs); usd tokens read in dollars (one taken by `tender receive FILE`).
+#     Two syncs at once: one waits for the other, nothing is refused. A token without DLEQ proofs is taken with --online (swapped
 #     at once); one spent elsewhere is then refused (65).
 #  4. The stall gives tokens: offline (exact proofs) and split at the mint, and locked to
 #     another wallet's key; nutshell's wallet receives them; the balance adds up. Too much
@@ -118,7 +118,9 @@ expect_status 65 t cashu receive "$locked_other" --require-lock --data-dir stall
 step "3. back online: the swap; a token spent elsewhere first is refused with its evidence"
 t cashu receive "$spent_elsewhere" --data-dir stall >/dev/null
 t cashu receive "$locked" --require-lock --data-dir stall | grep -q "Locked to this wallet until" || fail "the locked token was not taken as locked"
-t cashu receive "$usd" --data-dir stall | grep -q "Received 2.50 usd" || fail "a usd token does not read in dollars"
+# `tender receive` takes a token from a file as `tender cashu receive` does.
+echo "$usd" >usd-token.txt
+t receive usd-token.txt --data-dir stall | grep -q "Received 2.50 usd" || fail "tender receive does not take a usd token from a file, in dollars"
 url=$(start_mint)
 wallet bob receive "$spent_elsewhere" >/dev/null || fail "bob could not take the token first"
 # Two syncs at once (a timer's and one by hand): the second waits for the first's lock.

@@ -49,26 +49,7 @@ struct CashuReceiveCommand: AsyncParsableCommand {
                 payment = try global.host.openCashu(signing: false).receive(
                     text, now: global.clock.now(), requireLock: requireLock)
             }
-            if output.json {
-                try printJSON(cashuJSON(payment))
-                return
-            }
-            print(
-                "Received \(CashuUnit.text(UInt128(payment.amount - payment.refused), unit: payment.unit)) from \(payment.mint) (payment \(payment.id))."
-            )
-            if payment.state == .swapped || payment.state == .partRefused {
-                print("Swapped at the mint at once: the wallet's own now.")
-            } else if payment.locked == payment.amount, let until = payment.lockedUntil {
-                print(
-                    "Locked to this wallet until \(UTCTime.format(until)): no one else can spend it; swap it before then (`tender cashu sync`)."
-                )
-            } else if payment.locked == payment.amount {
-                print("Locked to this wallet for good: no one else can spend it.")
-            } else {
-                print(
-                    "At risk until swapped: the payer could still spend it elsewhere. Swap it with `tender cashu sync` when online."
-                )
-            }
+            try reportCashuReceived(payment, json: output.json)
         }
     }
 
@@ -131,5 +112,29 @@ struct CashuReceiveCommand: AsyncParsableCommand {
             throw ValidationError(
                 "give the token, or one source to scan it from (--camera, --image, --frames)")
         }
+    }
+}
+
+/// What `tender cashu receive` (and `tender receive` given a token) says of a token taken.
+func reportCashuReceived(_ payment: CashuPayment, json: Bool) throws {
+    if json {
+        try printJSON(cashuJSON(payment))
+        return
+    }
+    print(
+        "Received \(CashuUnit.text(UInt128(payment.amount - payment.refused), unit: payment.unit)) from \(payment.mint) (payment \(payment.id))."
+    )
+    if payment.state == .swapped || payment.state == .partRefused {
+        print("Swapped at the mint at once: the wallet's own now.")
+    } else if payment.locked == payment.amount, let until = payment.lockedUntil {
+        print(
+            "Locked to this wallet until \(UTCTime.format(until)): no one else can spend it; swap it before then (`tender cashu sync`)."
+        )
+    } else if payment.locked == payment.amount {
+        print("Locked to this wallet for good: no one else can spend it.")
+    } else {
+        print(
+            "At risk until swapped: the payer could still spend it elsewhere. Swap it with `tender cashu sync` when online."
+        )
     }
 }

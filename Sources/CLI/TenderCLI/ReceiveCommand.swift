@@ -76,10 +76,12 @@ struct ReceiveCommand: AsyncParsableCommand {
         }
         try await guarded {
             let bytes = try payment()
+            // A Cashu token is taken into the Cashu wallet, as `tender cashu receive` takes it.
             if ScannedCode.recognize(bytes).isCashuToken {
-                throw NodeError(
-                    .usage("this is a Cashu token, not a Tender payment"),
-                    note: "take it with `tender cashu receive`")
+                let payment = try global.host.openCashu(signing: false).receive(
+                    String(decoding: bytes, as: UTF8.self), now: global.clock.now(),
+                    requireLock: false)
+                return try reportCashuReceived(payment, json: output.json)
             }
             // The payment's domain picks the wallet: home, or another listed chain's.
             let wallet = try global.host.openWallet(forPayload: bytes)
