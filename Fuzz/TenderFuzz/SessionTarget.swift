@@ -12,8 +12,8 @@ enum SessionTarget {
         seeds: {
             [
                 [0x00] + hello.encoded, [0x00] + offer.encoded, [0x00] + answer.encoded,
-                [0x00] + cashuHello.encoded, [0x00] + cashuOffer.encoded,
-                [0x00] + cashuTaken.encoded,
+                [0x00] + cashuTerms.encoded, [0x00] + cashuOffer.encoded,
+                [0x00] + cashuTaken.encoded, [0x00] + cashuAsked.encoded,
                 [0x01, 0x01] + [UInt8](repeating: 0x09, count: 32), [0x02],
                 [0x02, 0x02, 0x00, 0x10, 0x80],
             ]
@@ -27,11 +27,13 @@ enum SessionTarget {
         evidence: [[UInt8](repeating: 0xE5, count: 40)])
     static let offer = Offer(.payment([UInt8](repeating: 0xB2, count: 300)))
     static let answer = Answer(.receipt([UInt8](repeating: 0xC3, count: 90)))
-    static let cashuHello = Hello(
-        request: [],
-        cashu: CashuTerms(
-            mints: ["https://mint.example"], lockKey: [0x02] + [UInt8](repeating: 0x11, count: 32),
-            lockedOnly: true, signature: [UInt8](repeating: 0x22, count: 64) + [27]))
+    static let cashuTerms = Answer(
+        .cashuTerms(
+            CashuTerms(
+                mints: ["https://mint.example"], units: ["sat"],
+                lockKey: [0x02] + [UInt8](repeating: 0x11, count: 32),
+                lockedOnly: true, signature: [UInt8](repeating: 0x22, count: 64) + [27])))
+    static let cashuAsked = Offer(.cashuTermsAsked)
     static let cashuOffer = Offer(.cashu("cashuBo2FteBxodHRwczovL21pbnQuZXhhbXBsZQ"))
     static let cashuTaken = Answer(
         .cashuTaken(CashuTaken(amount: 21, unit: "sat", mint: "https://mint.example")))

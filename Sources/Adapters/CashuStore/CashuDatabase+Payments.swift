@@ -14,6 +14,18 @@ extension CashuDatabase {
         only: Set<[UInt8]>? = nil, encode: ([Proof]) throws -> String
     ) throws -> CashuPayment {
         try transaction { db in
+            try Self.send(
+                db, amount: amount, unit: unit, mint: mint, memo: memo, now: now, only: only,
+                encode: encode)
+        }
+    }
+
+    /// `send`, inside the caller's transaction.
+    static func send(
+        _ db: Database, amount: UInt64, unit: String, mint: String, memo: String?, now: UInt64,
+        only: Set<[UInt8]>?, encode: ([Proof]) throws -> String
+    ) throws -> CashuPayment {
+        do {
             let rows = try Row.fetchAll(
                 db,
                 sql: """

@@ -47,9 +47,35 @@ extension CashuDatabase {
 
     /// The swap took place: its inputs are spent, `proofs` (one per output, unblinded and
     /// checked) are the wallet's own.
-    public func completeSwap(_ swap: Int64, proofs: [Proof], now: UInt64) throws {
+    /// Outputs of a swap given away as they are made (a give's payment, locked or not): their
+    /// token recorded as one outgoing payment in the swap's own transaction, so they are
+    /// never, even after a crash, counted as the wallet's own.
+    public struct Giving {
+        /// The Ys of the outputs given.
+        public let ys: Set<[UInt8]>
+        public let unit: String
+        public let memo: String?
+        public let encode: ([Proof]) throws -> String
+
+        public init(
+            ys: Set<[UInt8]>, unit: String, memo: String?,
+            encode: @escaping ([Proof]) throws -> String
+        ) {
+            self.ys = ys
+            self.unit = unit
+            self.memo = memo
+            self.encode = encode
+        }
+    }
+
+    /// The swap took place: its inputs are spent and `proofs` (its outputs, signed) are the
+    /// wallet's own, but for those `giving` names, given in one payment (returned).
+    @discardableResult
+    public func completeSwap(
+        _ swap: Int64, proofs: [Proof], now: UInt64, giving: Giving? = nil
+    ) throws -> CashuPayment? {
         let ys = try proofs.map { try $0.y() }
-        try transaction { db in
+        return try transaction { db in
             let mint = try Self.pendingMint(db, swap)
             try db.execute(
                 sql:
@@ -64,6 +90,13 @@ extension CashuDatabase {
             try db.execute(
                 sql: "UPDATE swaps SET state = 'done', ended_at = ? WHERE id = ?",
                 arguments: [now, swap])
+            guard let giving else { return nil }
+            let amount = zip(ys, proofs).reduce(UInt64(0)) {
+                giving.ys.contains($1.0) ? $0 + $1.1.amount : $0
+            }
+            return try Self.send(
+                db, amount: amount, unit: giving.unit, mint: mint, memo: giving.memo, now: now,
+                only: giving.ys, encode: giving.encode)
         }
     }
 

@@ -139,6 +139,12 @@ struct CashuGiveTerms {
         let unit = unit.lowercased()
         let value = try value(of: amount, unit: unit)
         guard value > 0 else { throw NodeError(.usage("the amount must be more than 0")) }
+        guard terms.units.contains(unit) else {
+            throw NodeError(
+                .usage(
+                    "the payee takes Cashu in \(terms.units.isEmpty ? "no unit yet" : terms.units.joined(separator: ", ")), not \(unit): nothing was given"
+                ))
+        }
         var lockTo: PublicKey?
         if terms.lockedOnly {
             guard let key = try? PublicKey(serialized: terms.lockKey) else {

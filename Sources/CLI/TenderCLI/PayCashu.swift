@@ -90,18 +90,34 @@ extension PayCommand {
             } catch let refused as NearbyCashuPayment.Refused {
                 throw NodeError(
                     .refusedByPayee(code: refused.code, reason: refused.reason),
-                    note: given.map { Self.kept($0) })
+                    note: given.map { Self.kept($0, refused: true) })
             } catch let error as NodeError where given != nil {
                 throw NodeError(error.kind, note: Self.kept(given!, mayHaveLanded: true))
+            }
+            if let given, result.hadIt {
+                // A token made just now it cannot have had: no proof it took it.
+                throw NodeError(
+                    .refusedByPayee(
+                        code: "exists", reason: "the payee says it had a token made just now"),
+                    note: Self.kept(given, mayHaveLanded: true))
             }
             try report(result, given: given)
         }
     }
 
-    /// Where a token given but not taken is.
-    private static func kept(_ payment: CashuPayment, mayHaveLanded: Bool = false) -> String {
-        (mayHaveLanded ? "the token may have reached the payee: " : "")
-            + "it is kept as payment \(payment.id) (`tender cashu history --json` shows it); hand it over again with --token, or take it back with `tender cashu receive`"
+    /// Where a token given but not taken is, and what to do with it.
+    private static func kept(
+        _ payment: CashuPayment, mayHaveLanded: Bool = false, refused: Bool = false
+    ) -> String {
+        let kept =
+            "it is kept as payment \(payment.id) (`tender cashu history --json` shows its text)"
+        // A refusing payee has seen a bearer token: only a swap makes it this wallet's again.
+        if refused {
+            return kept
+                + "; the payee has seen it, so take it back at once, swapped at the mint: `tender cashu receive --online`"
+        }
+        return (mayHaveLanded ? "the token may have reached the payee: " : "") + kept
+            + "; hand it over again with --token, or take it back with `tender cashu receive --online`"
     }
 
     private func report(_ result: NearbyCashuPayment.Result, given: CashuPayment?) throws {
@@ -116,7 +132,7 @@ extension PayCommand {
             ]
             if !result.hadIt {
                 fields["taken"] = [
-                    "amount": Int(result.taken.amount), "unit": result.taken.unit,
+                    "amount": Int(clamping: result.taken.amount), "unit": result.taken.unit,
                     "mint": result.taken.mint,
                 ]
             }
@@ -125,19 +141,23 @@ extension PayCommand {
             return
         }
         if result.hadIt {
-            // Handed over earlier on a link that then failed; a token made just now it cannot
-            // have had (the payee says so anyway: the token is recorded given).
-            print(
-                given == nil
-                    ? "The payee \(result.payee) holds this token already: nothing more was given."
-                    : "The payee \(result.payee) says it holds this token already (payment \(given!.id), recorded given)."
-            )
+            // Handed over earlier, on a link that then failed.
+            print("The payee \(result.payee) holds this token already: nothing more was given.")
             return
         }
-        let taken = CashuUnit.text(UInt128(result.taken.amount), unit: result.taken.unit)
+        let taken = terminalSafe(
+            CashuUnit.text(UInt128(result.taken.amount), unit: result.taken.unit))
         print(
             "Paid \(taken) in Cashu from \(terminalSafe(result.taken.mint)) to \(result.payee): it holds the token offline until it swaps it at the mint."
         )
+        // The payee's words against the token's: a payee that says less took it all the same.
+        if let given,
+            given.amount != result.taken.amount || given.unit != result.taken.unit
+        {
+            note(
+                "tender: warning: the token given was \(CashuUnit.text(UInt128(given.amount), unit: given.unit)) (payment \(given.id)); the payee says it took \(taken)"
+            )
+        }
     }
 }
 

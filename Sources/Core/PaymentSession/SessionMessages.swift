@@ -10,6 +10,8 @@ public enum SessionMessages {
     public static let maxEvidenceBytes = 3 * 1024
     /// The largest envelope a message carries: the wire format's own cap (1 MiB).
     public static let maxEnvelopeBytes = 1 << 20
+    /// The longest Cashu token text an offer carries: a token reader's own cap (256 KiB).
+    public static let maxCashuTokenBytes = 256 << 10
     /// The largest session message: an envelope, the evidence and their CBOR framing.
     public static let maxMessageBytes =
         maxEnvelopeBytes + maxEvidenceItems * (maxEvidenceBytes + 8) + 64
@@ -19,42 +21,40 @@ public enum SessionMessages {
         maxStringBytes: maxEnvelopeBytes)
 }
 
-/// The payee's opening: its current request (empty when it offers none), the double-spend
-/// evidence it holds, and its Cashu terms when it takes Cashu tokens.
+/// The payee's opening: its current request (empty when it offers none) and the double-spend
+/// evidence it holds.
 public struct Hello: Sendable, Equatable {
     /// A `request` envelope, or nothing.
     public var request: [UInt8]
     public var evidence: [[UInt8]]
-    public var cashu: CashuTerms?
 
-    public init(request: [UInt8], evidence: [[UInt8]] = [], cashu: CashuTerms? = nil) {
+    public init(request: [UInt8], evidence: [[UInt8]] = []) {
         self.request = request
         self.evidence = evidence
-        self.cashu = cashu
     }
 
     var cbor: CBOR {
-        var entries = [CBOR.Entry(.unsigned(1), .bytes(request)), evidenceEntry(evidence)]
-        if let cashu { entries.append(CBOR.Entry(.unsigned(3), cashu.cbor)) }
-        return .map(entries)
+        .map([CBOR.Entry(.unsigned(1), .bytes(request)), evidenceEntry(evidence)])
     }
 
     init(_ cbor: CBOR) throws(SessionError) {
         request = try field(cbor, 1, "request").bytes("request")
         evidence = try evidenceList(cbor)
-        cashu = try cbor[.unsigned(3)].map { value throws(SessionError) in try CashuTerms(value) }
-        try onlyKeys(cbor, [1, 2, 3], in: "hello")
+        try onlyKeys(cbor, [1, 2], in: "hello")
     }
 }
 
 /// The payer's turn: a payment (or the same payment again, to settle one in doubt), a Cashu
-/// token, or a refusal to pay what the request asks, and the evidence it holds.
+/// token or the question that comes before one, or a refusal to pay what the request asks,
+/// and the evidence it holds.
 public struct Offer: Sendable, Equatable {
     public enum Content: Sendable, Equatable {
         /// A `payment` envelope.
         case payment([UInt8])
         /// A Cashu token as its text (`cashuB…`, `cashuA…`): the payee checks it offline.
         case cashu(String)
+        /// Which Cashu tokens does the payee take? (Answered with its terms, or refused.)
+        case cashuTermsAsked
         /// The payer will not pay (and says why); the session ends.
         case decline(String)
     }
@@ -71,17 +71,25 @@ public struct Offer: Sendable, Equatable {
         switch content {
         case .payment(let bytes): EnvelopeOrNot.envelope(bytes).cbor(evidence: evidence)
         case .cashu(let token): EnvelopeOrNot.cashu(.text(token)).cbor(evidence: evidence)
+        case .cashuTermsAsked: EnvelopeOrNot.cashuTerms(.null).cbor(evidence: evidence)
         case .decline(let reason): EnvelopeOrNot.not(.text(reason)).cbor(evidence: evidence)
         }
     }
 
     init(_ cbor: CBOR) throws(SessionError) {
         let (choice, evidence) = try EnvelopeOrNot.decode(
-            cbor, message: "offer", envelope: "payment", other: "decline", cashu: "Cashu token")
+            cbor, message: "offer", envelope: "payment", other: "decline", cashu: "Cashu token",
+            terms: "question for Cashu terms")
         switch choice {
         case .envelope(let payment): content = .payment(payment)
         case .cashu(let token):
-            content = .cashu(try token.text("Cashu token", max: SessionMessages.maxEnvelopeBytes))
+            content = .cashu(
+                try token.text("Cashu token", max: SessionMessages.maxCashuTokenBytes))
+        case .cashuTerms(let question):
+            guard question == .null else {
+                throw SessionError.malformed("the question for Cashu terms is not null")
+            }
+            content = .cashuTermsAsked
         case .not(let reason): content = .decline(try reason.text("decline", max: 256))
         }
         self.evidence = evidence
@@ -97,6 +105,8 @@ public struct Answer: Sendable, Equatable {
         case refused(code: String, reason: String)
         /// The Cashu token offered was taken (offline: the payee swaps it at its mint later).
         case cashuTaken(CashuTaken)
+        /// The Cashu tokens the payee takes, asked for by `Offer.Content.cashuTermsAsked`.
+        case cashuTerms(CashuTerms)
     }
 
     public var content: Content
@@ -116,16 +126,19 @@ public struct Answer: Sendable, Equatable {
             ])
             return EnvelopeOrNot.not(refusal).cbor(evidence: evidence)
         case .cashuTaken(let taken): return EnvelopeOrNot.cashu(taken.cbor).cbor(evidence: evidence)
+        case .cashuTerms(let terms):
+            return EnvelopeOrNot.cashuTerms(terms.cbor).cbor(evidence: evidence)
         }
     }
 
     init(_ cbor: CBOR) throws(SessionError) {
         let (choice, evidence) = try EnvelopeOrNot.decode(
             cbor, message: "answer", envelope: "receipt", other: "refusal",
-            cashu: "Cashu token taken")
+            cashu: "Cashu token taken", terms: "Cashu terms")
         switch choice {
         case .envelope(let receipt): content = .receipt(receipt)
         case .cashu(let taken): content = .cashuTaken(try CashuTaken(taken))
+        case .cashuTerms(let terms): content = .cashuTerms(try CashuTerms(terms))
         case .not(let refusal):
             content = .refused(
                 code: try field(refusal, 1, "refusal code").text("refusal code", max: 64),
@@ -136,37 +149,44 @@ public struct Answer: Sendable, Equatable {
 }
 
 /// The layout offers and answers share: an envelope under key 1, or instead something else
-/// under key 3 (a decline, a refusal) or key 4 (Cashu: a token, the token taken); the evidence
-/// under key 2; no other key.
+/// under key 3 (a decline, a refusal), key 4 (Cashu: a token, the token taken) or key 5 (Cashu
+/// terms: asked for, given); the evidence under key 2; no other key.
 private enum EnvelopeOrNot {
     case envelope([UInt8])
     case not(CBOR)
     case cashu(CBOR)
+    case cashuTerms(CBOR)
 
     func cbor(evidence: [[UInt8]]) -> CBOR {
         switch self {
         case .envelope(let bytes):
             .map([CBOR.Entry(.unsigned(1), .bytes(bytes)), evidenceEntry(evidence)])
-        case .not(let other): .map([CBOR.Entry(.unsigned(3), other), evidenceEntry(evidence)])
+        case .not(let other): .map([evidenceEntry(evidence), CBOR.Entry(.unsigned(3), other)])
         case .cashu(let value): .map([evidenceEntry(evidence), CBOR.Entry(.unsigned(4), value)])
+        case .cashuTerms(let value):
+            .map([evidenceEntry(evidence), CBOR.Entry(.unsigned(5), value)])
         }
     }
 
     static func decode(
-        _ cbor: CBOR, message: String, envelope: String, other: String, cashu: String
+        _ cbor: CBOR, message: String, envelope: String, other: String, cashu: String,
+        terms: String
     ) throws(SessionError) -> (EnvelopeOrNot, evidence: [[UInt8]]) {
-        let field: EnvelopeOrNot
-        switch (cbor[.unsigned(1)], cbor[.unsigned(3)], cbor[.unsigned(4)]) {
-        case (let bytes?, nil, nil): field = .envelope(try bytes.bytes(envelope))
-        case (nil, let value?, nil): field = .not(value)
-        case (nil, nil, let value?): field = .cashu(value)
-        default:
+        let present = [1, 3, 4, 5].filter { cbor[.unsigned(UInt64($0))] != nil }
+        guard present.count == 1, let value = cbor[.unsigned(UInt64(present[0]))] else {
             // Both messages ("offer", "answer") take "an".
             throw SessionError.malformed(
-                "an \(message) holds one of a \(envelope), a \(other) or a \(cashu)")
+                "an \(message) holds one of a \(envelope), a \(other), a \(cashu) or a \(terms)")
+        }
+        let field: EnvelopeOrNot
+        switch present[0] {
+        case 1: field = .envelope(try value.bytes(envelope))
+        case 3: field = .not(value)
+        case 4: field = .cashu(value)
+        default: field = .cashuTerms(value)
         }
         let evidence = try evidenceList(cbor)
-        try onlyKeys(cbor, [1, 2, 3, 4], in: message)
+        try onlyKeys(cbor, [1, 2, 3, 4, 5], in: message)
         return (field, evidence)
     }
 }

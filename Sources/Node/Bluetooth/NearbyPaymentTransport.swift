@@ -43,7 +43,7 @@ public final class NearbyPaymentTransport: PaymentTransport {
         case .refused(let code, let reason)?:
             refusalReason.withLock { $0 = "\(reason) (\(code))" }
             throw NodeError(.refusedByPayee(code: code, reason: reason))
-        case .cashuTaken?:
+        case .cashuTaken?, .cashuTerms?:
             throw NodeError(.io("the payee answered a payment as if it were a Cashu token"))
         case nil: return nil
         }

@@ -83,6 +83,9 @@ public actor PayerConnection {
         }
     }
 
+    /// The payee's Noise static key, once the handshake has authenticated it.
+    public var payeeKey: NoisePublicKey? { session?.session.payeeKey }
+
     /// Noise XX: opens the session; the payee's hello (its current request, its evidence).
     public func hello() async throws(BluetoothError) -> Hello {
         let box = PayerBox(

@@ -119,13 +119,15 @@ extension CashuWallet {
                 }
             }
             let proofs = try zip(outputs, signatures).map { try $0.proof(from: $1, keyset: active) }
-            try store.completeSwap(swapID, proofs: proofs, now: now())
-            let ys = Set(try proofs.prefix(payment.count).map { try $0.y() })
-            return try store.send(
-                amount: amount, unit: unit, mint: client.url, memo: memo, now: now(), only: ys
-            ) {
-                Token(mint: client.url, unit: unit, memo: memo, proofs: $0).encoded()
-            }
+            let url = client.url
+            let given = try store.completeSwap(
+                swapID, proofs: proofs, now: now(),
+                giving: CashuDatabase.Giving(
+                    ys: Set(try proofs.prefix(payment.count).map { try $0.y() }), unit: unit,
+                    memo: memo
+                ) { Token(mint: url, unit: unit, memo: memo, proofs: $0).encoded() })
+            guard let given else { throw NodeError(.io("the give's payment was not recorded")) }
+            return given
         } catch { throw Self.failed(error) }
     }
 }

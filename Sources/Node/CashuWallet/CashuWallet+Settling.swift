@@ -64,8 +64,9 @@ extension CashuWallet {
                 try output.proof(
                     from: pair.1, keyset: try Self.keyset(output.keysetID, in: keysets))
             }
-            try store.completeSwap(pending.id, proofs: proofs, now: now())
-            try keepInterruptedGive(proofs, mint: client.url, keysets: keysets, now: now())
+            try store.completeSwap(
+                pending.id, proofs: proofs, now: now(),
+                giving: try interruptedGive(proofs, mint: client.url, keysets: keysets))
             return true
         }
         guard restored.isEmpty else {
@@ -92,26 +93,23 @@ extension CashuWallet {
 
     /// A give locked to a payee (`send --lock-to`) cut short after its swap: its locked
     /// outputs are the payee's (this wallet can take them back only after their locktime), so
-    /// they are recorded as given, their token kept as an outgoing payment to hand over, never
-    /// counted spendable.
-    func keepInterruptedGive(
-        _ proofs: [Proof], mint: String, keysets: [Keyset], now: UInt64
-    ) throws {
+    /// they are given as the swap completes, their token kept as an outgoing payment to hand
+    /// over, never counted spendable. Nil when no output is locked to another key.
+    func interruptedGive(
+        _ proofs: [Proof], mint: String, keysets: [Keyset]
+    ) throws -> CashuDatabase.Giving? {
         let own = Hex.encode(lockPublicKey.compressed, prefix: false)
         let locked = proofs.filter { proof in
             guard let condition = try? SpendingCondition.parse(proof.secret) else { return false }
             return condition.data.lowercased() != own
         }
-        let byUnit = Dictionary(grouping: locked) { proof in
-            keysets.first { $0.id == proof.keysetID }?.unit ?? ""
-        }
-        for (unit, given) in byUnit.sorted(by: { $0.key < $1.key }) {
-            let amount = given.reduce(UInt64(0)) { $0 + $1.amount }
-            _ = try store.send(
-                amount: amount, unit: unit, mint: mint, memo: nil, now: now,
-                only: Set(try given.map { try $0.y() })
-            ) { Token(mint: mint, unit: unit, memo: nil, proofs: $0).encoded() }
-        }
+        // One swap's outputs share its active keyset, so one unit.
+        guard let first = locked.first,
+            let unit = keysets.first(where: { $0.id == first.keysetID })?.unit
+        else { return nil }
+        return CashuDatabase.Giving(
+            ys: Set(try locked.map { try $0.y() }), unit: unit, memo: nil
+        ) { Token(mint: mint, unit: unit, memo: nil, proofs: $0).encoded() }
     }
 
     static func keyset(_ id: [UInt8], in keysets: [Keyset]) throws -> Keyset {

@@ -17,6 +17,36 @@ struct SessionAttacks {
         try await replayedRecord()
         try await forgedPayment()
         try await replayedPayment()
+        try await cashuFlood()
+    }
+
+    /// Cashu offers past a session's share, to a payee that takes none: each answered
+    /// `cashu-off` (a token of garbage too) up to `CashuTaking.offersPerSession`, then the link
+    /// ends.
+    private func cashuFlood() async throws {
+        try await target.withLink { link in
+            var session = try PayerSession(maxMessageBytes: SessionMessages.maxMessageBytes)
+            try await link.send(try session.open())
+            _ = try session.receive(try await link.receive(timeout: .seconds(30)))
+            for index in 1...CashuTaking.offersPerSession {
+                let offer =
+                    index.isMultiple(of: 2)
+                    ? Offer(.cashu("cashuBgarbage")) : Offer(.cashuTermsAsked)
+                for message in try session.send(offer) { try await link.send(message) }
+                guard
+                    case .answer(let answer) = try session.receive(
+                        try await link.receive(timeout: .seconds(30))),
+                    case .refused("cashu-off", _) = answer.content
+                else { throw HostileError("Cashu offer \(index) was not refused as cashu-off") }
+            }
+            for message in try session.send(Offer(.cashuTermsAsked)) {
+                try await link.send(message)
+            }
+            try await expectSilence(
+                on: link,
+                "Cashu flood: offer \(CashuTaking.offersPerSession + 1) in one session (the first \(CashuTaking.offersPerSession) refused, cashu-off)"
+            )
+        }
     }
 
     /// Noise IK to a key that is not the payee's: it cannot read the first message.

@@ -1,7 +1,8 @@
 # A hostile payer against a running payee (Tests/BLELab/Hostile): garbage and truncated
 # datagrams, declared lengths beyond any message, floods of link and message ids, an IK session
 # to the wrong static key, an altered and a replayed record, a forged payment (refused by name)
-# and a real one (Mallory's, from a file) offered twice (the same receipt; credited once).
+# and a real one (Mallory's, from a file) offered twice (the same receipt; credited once), and
+# a flood of Cashu offers in one session (each refused, the link ended past 8).
 # Bob's `tender receive --ble` serves on: Alice then pays him over the air as usual. Bob's
 # memory before and after the attacks is printed and must grow by less than 32 MiB.
 PAYERS="alice mallory"

@@ -58,6 +58,10 @@ public actor NearbyPayee: PaymentSource {
     private var watcher: Task<Void, Never>?
     /// How Cashu tokens are taken; nil: refused.
     private let cashu: CashuTaking?
+    /// The public half of the session key, which Cashu terms are signed for.
+    private let sessionKey: [UInt8]
+    /// Cashu offers each link made so far (at most `CashuTaking.offersPerSession`).
+    private var cashuOffers: [UInt32: Int] = [:]
 
     public init(
         bluetooth: BluetoothSession, adapter: Adapter, staticKey: NoisePrivateKey,
@@ -68,6 +72,7 @@ public actor NearbyPayee: PaymentSource {
     ) throws(BluetoothError) {
         self.bluetooth = bluetooth
         self.cashu = cashu
+        self.sessionKey = Array(staticKey.publicKey.rawRepresentation)
         self.publication = PayeePublication(
             bluetooth: bluetooth, adapter: adapter, localName: localName)
         self.sessions = PayeeSessions(staticKey: staticKey)
@@ -159,13 +164,13 @@ public actor NearbyPayee: PaymentSource {
     private func hasSession(_ link: UInt32) -> Bool { sessions.contains(link) }
 
     private func take(_ message: [UInt8], on link: UInt32) async {
-        let (request, evidence, cashu) = (offering?.request ?? [], self.evidence, self.cashu)
+        let (request, evidence) = (offering?.request ?? [], self.evidence)
         if !sessions.contains(link) { onEvent(.connected(link: link)) }
         let event: PayeeSession.Event
         // The hello (and the evidence it reads from the store) only for XX's first message.
         do {
             event = try sessions.receive(message, on: link) {
-                Hello(request: request, evidence: evidence(), cashu: cashu?.terms())
+                Hello(request: request, evidence: evidence())
             }
         } catch {
             onEvent(.refusedSession(link: link, reason: "\(error)"))
@@ -182,14 +187,35 @@ public actor NearbyPayee: PaymentSource {
             case .payment(let payment):
                 onEvent(.offered(link: link))
                 payments.offer(payment, on: link)
-            case .cashu(let token):
-                // Answered here, not through the exchange: a token is the Cashu wallet's.
-                let content =
-                    await cashu?.take(token)
-                    ?? .refused(code: "cashu-not-taken", reason: "this payee takes no Cashu tokens")
-                await answer(Answer(content, evidence: evidence()), on: link)
+            case .cashu, .cashuTermsAsked:
+                await answerCashu(offer.content, on: link)
             }
         }
+    }
+
+    /// A Cashu offer, answered here (not through the exchange: a token is the Cashu wallet's)
+    /// with no suspension between the offer and its answer, so no other message of the link
+    /// comes between; a link that made its share of Cashu offers is ended.
+    private func answerCashu(_ content: Offer.Content, on link: UInt32) async {
+        let made = cashuOffers[link, default: 0] + 1
+        cashuOffers[link] = made
+        guard made <= CashuTaking.offersPerSession else {
+            onEvent(.refusedSession(link: link, reason: "more than \(made - 1) Cashu offers"))
+            await end(link, reason: .protocolError)
+            return
+        }
+        let answer: Answer.Content
+        switch (content, cashu) {
+        case (.cashuTermsAsked, let cashu?):
+            answer =
+                cashu.terms(sessionKey).map(Answer.Content.cashuTerms)
+                ?? .refused(
+                    code: "not-found", reason: "this payee's Cashu wallet cannot take tokens yet")
+        case (.cashu(let token), let cashu?): answer = cashu.take(token)
+        default:
+            answer = .refused(code: "cashu-off", reason: "this payee takes no Cashu tokens")
+        }
+        await self.answer(Answer(answer, evidence: evidence()), on: link)
     }
 
     private func end(_ link: UInt32, reason: CloseReason) async {
@@ -198,6 +224,7 @@ public actor NearbyPayee: PaymentSource {
     }
 
     private func forget(_ link: UInt32) {
+        cashuOffers[link] = nil
         guard sessions.end(link) else { return }
         payments.drop(link)
         onEvent(.linkEnded(link: link))

@@ -5,9 +5,9 @@ import PaymentSession
 import Tender
 
 /// A Cashu token given to a payee nearby (`tender pay --ble --cashu`, Docs/CASHU.md): the
-/// first payee found whose hello says it takes Cashu tokens (with a payee address: the one
-/// whose wallet key signed its terms), the token made for its terms (`token`), offered in the
-/// payment session, and its answer.
+/// first payee found that answers with Cashu terms signed for its session (with a payee
+/// address: signed by that address's wallet key), the token made for its terms (`token`),
+/// offered in the same session, and its answer.
 public struct NearbyCashuPayment: Sendable {
     public let adapterName: String?
     public let scanSeconds: Double
@@ -64,8 +64,8 @@ public struct NearbyCashuPayment: Sendable {
                         hadIt: true, traffic: traffic)
                 case .refused(let code, let reason):
                     throw Refused(code: code, reason: reason)
-                case .receipt:
-                    throw NodeError(.io("the payee answered a Cashu token with a receipt"))
+                case .receipt, .cashuTerms:
+                    throw NodeError(.io("the payee answered a Cashu token with something else"))
                 }
             } catch {
                 await connection.close()
@@ -79,6 +79,7 @@ public struct NearbyCashuPayment: Sendable {
     ) async throws -> (PayerConnection, CashuTerms, Address) {
         let deadline = ContinuousClock.now + .seconds(scanSeconds)
         var tried: Set<String> = []
+        var lastProblem: String?
         while case let remaining = deadline - ContinuousClock.now, remaining > .zero {
             let reports = try await adapter.discover(service: TenderGATT.service, for: remaining)
             var found: NearbyDevice?
@@ -90,26 +91,46 @@ public struct NearbyCashuPayment: Sendable {
             guard let nearby = found else { break }
             tried.insert(nearby.address)
             progress(.found(address: nearby.address, rssi: nearby.rssi))
-            let connection = try await PayerConnection.connect(to: nearby.device)
-            progress(.connected(overL2CAP: false))
-            let hello: Hello
-            do { hello = try await connection.hello() } catch {
+            // One device that fails or says no is passed over: another nearby may be the payee.
+            do {
+                let connection = try await PayerConnection.connect(to: nearby.device)
+                progress(.connected(overL2CAP: false))
+                if let (terms, signer) = try await cashuTerms(of: connection, progress: progress) {
+                    return (connection, terms, signer)
+                }
                 await connection.close()
-                throw error
+                lastProblem =
+                    "\(nearby.address) takes no Cashu tokens\(payee.map { " for \($0)" } ?? "")"
+            } catch {
+                lastProblem = "\(nearby.address): \(error)"
             }
-            progress(.sessionOpen)
-            guard let terms = hello.cashu, let signer = terms.signer,
-                payee == nil || payee == signer
-            else {
-                await connection.close()
-                continue
-            }
-            return (connection, terms, signer)
         }
         throw NodeError(
             .missing(
-                "no payee taking Cashu tokens\(payee.map { " with the address \($0)" } ?? "") found nearby in \(Int(scanSeconds)) s"
+                "no payee taking Cashu tokens\(payee.map { " with the address \($0)" } ?? "") found nearby in \(Int(scanSeconds)) s\(lastProblem.map { " (last: \($0))" } ?? "")"
             ),
             resolvedBy: .startNearbyPayee)
+    }
+
+    /// The payee's Cashu terms, asked for in a new session, with their signer: nil when it
+    /// takes none, or they are not signed for this session by `payee` (when named).
+    private func cashuTerms(
+        of connection: PayerConnection, progress: @Sendable (NearbyPayment.Progress) -> Void
+    ) async throws -> (CashuTerms, Address)? {
+        do {
+            _ = try await connection.hello()
+            progress(.sessionOpen)
+            guard
+                case .cashuTerms(let terms) = try await connection.offer(Offer(.cashuTermsAsked))
+                    .content,
+                let sessionKey = await connection.payeeKey,
+                let signer = terms.signer(sessionKey: Array(sessionKey.rawRepresentation)),
+                payee == nil || payee == signer
+            else { return nil }
+            return (terms, signer)
+        } catch {
+            await connection.close()
+            throw error
+        }
     }
 }

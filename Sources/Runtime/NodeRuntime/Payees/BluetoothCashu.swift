@@ -7,19 +7,28 @@ import Secp256k1
 import Synchronization
 
 extension BluetoothPayeeService {
-    /// Cashu tokens over the air: the hello says the node's terms (the mints whose keys its
-    /// wallet holds, its lock key and whether it takes only locked tokens, signed by the
-    /// wallet key); a token offered is taken as the camera and the API take one.
+    /// Cashu tokens over the air: a payer that asks gets the node's terms (the mints whose
+    /// keys its wallet holds and their units, its lock key and whether it takes only locked
+    /// tokens, signed by the wallet key for this session key); a token offered is taken as the
+    /// camera and the API take one.
     func cashuTaking(_ cashu: CashuPayee, key: KeyOnce) -> CashuTaking {
         let context = context
         return CashuTaking(
-            terms: {
+            terms: { sessionKey in
                 guard let wallet = try? cashu.wallet(), let key = try? key(),
-                    let mints = try? wallet.store.mints().map(\.url)
+                    let mints = try? Array(
+                        wallet.store.mints().map(\.url).prefix(CashuTerms.maxMints)),
+                    let units = try? Set(
+                        mints.flatMap { try wallet.store.keysets(mint: $0).map(\.unit) })
                 else { return nil }
+                // A mint URL or unit too long for the terms is left out, not a broken answer.
                 return try? CashuTerms.signed(
-                    mints: Array(mints.prefix(CashuTerms.maxMints)),
-                    lockKey: wallet.lockPublicKey, lockedOnly: cashu.requireLock, by: key)
+                    mints: mints.filter { $0.utf8.count <= CashuTerms.maxMintBytes },
+                    units: Array(
+                        units.filter { $0.utf8.count <= CashuTerms.maxUnitBytes }.sorted()
+                            .prefix(CashuTerms.maxUnits)),
+                    lockKey: wallet.lockPublicKey, lockedOnly: cashu.requireLock,
+                    sessionKey: sessionKey, by: key)
             },
             take: { token in
                 switch context.take(cashuToken: token, via: Self.name) {
@@ -27,7 +36,12 @@ extension BluetoothPayeeService {
                     return .cashuTaken(
                         CashuTaken(amount: payment.amount, unit: payment.unit, mint: payment.mint))
                 case .failure(let error):
-                    return .refused(code: error.code, reason: "\(error)")
+                    // No payment ids or proof states to a stranger; a reason short enough for
+                    // the answer (1,024 bytes) whatever the token held.
+                    if case .exists = error.kind {
+                        return .refused(code: error.code, reason: "this token was taken already")
+                    }
+                    return .refused(code: error.code, reason: String("\(error)".prefix(300)))
                 }
             })
     }

@@ -50,7 +50,8 @@ struct PayeeContext: Sendable {
             if case .exists = error.kind {
                 logger.debug("\(payee) payee: a Cashu token shown again; taken already")
             } else {
-                logger.warning("\(payee) payee: refused a Cashu token: \(error)")
+                // Clipped: the reason may quote a stranger's token (its mint URL).
+                logger.warning("\(payee) payee: refused a Cashu token: \("\(error)".prefix(300))")
             }
             return .failure(error)
         }
