@@ -16,7 +16,8 @@
 #     at once); one spent elsewhere is then refused (65).
 #  4. The stall gives tokens: offline (exact proofs) and split at the mint, and locked to
 #     another wallet's key; nutshell's wallet receives them; the balance adds up. Too much
-#     (65), an output file that exists (73), a URL that is not one (64).
+#     (65), an output file that exists (73), a URL that is not one (64). A token given and
+#     not taken is taken back only online, swapped (offline: 73, named).
 #  5. The stall's `tender node`: a token handed to its API is taken offline (201), refused
 #     when taken before (409) or cut (422), announced on the event stream, and swapped by the
 #     node's own sync; its log, metrics and Cashu balance say so. Its NUT-18 request is the
@@ -170,6 +171,15 @@ t balance --data-dir stall | grep -q "Cashu ecash" || fail "tender balance does 
 t balance --data-dir stall --json | python3 -c "import json, sys; assert sum(b['spendable'] for b in json.load(sys.stdin)['cashu'] if b['unit'] == 'sat') == 21" ||
     fail "tender balance --json does not hold the Cashu balance"
 expect_status 73 t cashu send 1 --mint "$url" --data-dir stall --out give1.txt
+# A token given and never taken (the payee refused it, the link failed) is taken back only
+# swapped at the mint: offline it is refused by name (73), online it is the stall's own again.
+t cashu send 2 --mint "$url" --data-dir stall --out back.txt 2>/dev/null
+[ "$(balance spendable sat)" = 19 ] || fail "21 - 2 sat should be spendable after giving 2"
+expect_status 73 t cashu receive back.txt --data-dir stall
+grep -q "this wallet gave this token" err.txt || fail "an own token taken offline is not named: $(cat err.txt)"
+t cashu receive back.txt --online --data-dir stall | grep -q "Swapped at the mint at once" ||
+    fail "the stall could not take back the token it gave"
+[ "$(balance spendable sat)" = 21 ] || fail "the 2 sat taken back are not spendable again"
 
 step "5. the stall's node: a token handed to its API is taken offline and swapped by its sync"
 api=$(free_port)

@@ -212,7 +212,8 @@ import Testing
                     ("amount=%2B5", .badRequest), ("amount=%205", .badRequest),
                     ("amount=05", .badRequest), ("amount=9007199254740993", .badRequest),
                     ("amount=99999999999999999999999", .badRequest),
-                    ("amount=9007199254740992", .ok),
+                    ("amount=9007199254740992", .ok), ("amount=5&amount=6", .badRequest),
+                    ("amount=5&unit=sat&unit=usd", .badRequest), ("amount=5&unit=SAT", .ok),
                 ] {
                     try await client.execute(
                         uri: "/api/cashu/request?\(query)", method: .get,

@@ -19,8 +19,12 @@ extension CashuDatabase {
 
     public static let maxMemoCharacters = 256
 
+    /// Takes `token` (checked: `accepted`) as received. A proof held already refuses it whole,
+    /// but with `takingBack`, proofs this wallet gave (`sent`) are taken back: their rows
+    /// become the new payment's (the outgoing payment keeps its token), to be swapped at once.
     public func receive(
-        _ token: Token, text: String, accepted: OfflineAcceptance.Accepted, now: UInt64
+        _ token: Token, text: String, accepted: OfflineAcceptance.Accepted, now: UInt64,
+        takingBack: Bool = false
     ) throws -> CashuPayment {
         let ys = try token.proofs.map { try $0.y() }
         return try transaction { db in
@@ -33,9 +37,20 @@ extension CashuDatabase {
             }
             for (index, y) in ys.enumerated() {
                 if let row = try Row.fetchOne(
-                    db, sql: "SELECT payment, state, c FROM proofs WHERE y = ?",
+                    db, sql: "SELECT payment, sent_in, state, c FROM proofs WHERE y = ?",
                     arguments: [Data(y)])
                 {
+                    if row["state"] as String == "sent" {
+                        let given = (row["sent_in"] as Int64?).map { " (payment \($0))" } ?? ""
+                        guard takingBack else {
+                            throw CashuStoreError(
+                                .alreadyHeld,
+                                "this wallet gave this token\(given): it is taken back only swapped at the mint, online"
+                            )
+                        }
+                        try db.execute(sql: "DELETE FROM proofs WHERE y = ?", arguments: [Data(y)])
+                        continue
+                    }
                     // A proof the mint refused whose signature was not this one's was a
                     // forgery of its secret: it does not keep the genuine proof out.
                     if row["state"] as String == "refused",

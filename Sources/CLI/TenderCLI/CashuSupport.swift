@@ -73,11 +73,12 @@ func cashuJSON(_ payment: CashuPayment) -> [String: Any] {
         "id": Int(payment.id), "direction": payment.direction.rawValue, "mint": payment.mint,
         "unit": payment.unit, "amount": Int(payment.amount),
         "display": CashuUnit.text(UInt128(payment.amount), unit: payment.unit),
-        "state": payment.state.rawValue, "createdAt": Int(payment.createdAt),
-        "token": payment.token,
+        "state": payment.state.rawValue, "createdAt": Int(clamping: payment.createdAt),
+        "updatedAt": Int(clamping: payment.updatedAt), "token": payment.token,
     ]
     if let memo = payment.memo { json["memo"] = memo }
-    if let until = payment.lockedUntil { json["lockedUntil"] = Int(until) }
+    if let until = payment.lockedUntil { json["lockedUntil"] = Int(clamping: until) }
+    if payment.locked > 0 { json["locked"] = Int(clamping: payment.locked) }
     if payment.refused > 0 {
         json["refused"] = Int(payment.refused)
         json["refusal"] = payment.refusal ?? ""

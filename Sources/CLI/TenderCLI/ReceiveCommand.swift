@@ -16,10 +16,12 @@ struct ReceiveCommand: AsyncParsableCommand {
         discussion: """
             The payment comes from a file, or is scanned (--camera, --image, --frames) as one \
             code or an animated sequence. With --qr the receipt is shown as a code on this \
-            terminal for the payer to scan.
+            terminal for the payer to scan. A Cashu token (cashuA…/cashuB…) is taken into the \
+            Cashu wallet offline, as `tender cashu receive` takes it; it has no receipt.
 
             Examples:
               tender receive payment.tender --receipt-out receipt.tender
+              tender receive token.txt
               tender receive --camera /dev/video0 --qr
               tender receive notes.tender
             """)
@@ -78,6 +80,11 @@ struct ReceiveCommand: AsyncParsableCommand {
             let bytes = try payment()
             // A Cashu token is taken into the Cashu wallet, as `tender cashu receive` takes it.
             if ScannedCode.recognize(bytes).isCashuToken {
+                if receiptOut != nil || qr {
+                    note(
+                        "tender: note: a Cashu token has no receipt: nothing is written or shown for one"
+                    )
+                }
                 let payment = try global.host.openCashu(signing: false).receive(
                     String(decoding: bytes, as: UTF8.self), now: global.clock.now(),
                     requireLock: false)

@@ -9,7 +9,8 @@ extension CashuWallet {
     /// every check `OfflineAcceptance` makes. Recorded as received (at risk until swapped) in
     /// one transaction; refused whole, with nothing written, otherwise.
     public func receive(
-        _ text: String, now: UInt64, requireLock: Bool = false, requireDLEQ: Bool = true
+        _ text: String, now: UInt64, requireLock: Bool = false, requireDLEQ: Bool = true,
+        takingBack: Bool = false
     ) throws(NodeError) -> CashuPayment {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let token: Token
@@ -32,7 +33,8 @@ extension CashuWallet {
                 lockPolicy: requireLock ? .requireLockToPayee : .acceptUnlocked, now: now,
                 requireDLEQ: requireDLEQ
             ).check(token)
-            return try store.receive(token, text: trimmed, accepted: accepted, now: now)
+            return try store.receive(
+                token, text: trimmed, accepted: accepted, now: now, takingBack: takingBack)
         } catch let error as CashuError
             where error.kind == .missingField && error.field.hasSuffix(".dleq")
         {
@@ -56,7 +58,10 @@ extension CashuWallet {
         do { _ = try await client.keysetStates() } catch {
             throw NodeError(.unavailable(error.description))
         }
-        let payment = try receive(text, now: now(), requireLock: requireLock, requireDLEQ: false)
+        // Online, a token this wallet gave is taken back: the swap makes it the wallet's own
+        // again, unless the payee swapped it first (then the mint refuses it: it was paid).
+        let payment = try receive(
+            text, now: now(), requireLock: requireLock, requireDLEQ: false, takingBack: true)
         let report = await settle(with: client, now: now)
         let settled: CashuPayment
         do { settled = try store.payment(payment.id) ?? payment } catch { throw Self.failed(error) }

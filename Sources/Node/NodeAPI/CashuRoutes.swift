@@ -78,6 +78,9 @@ enum CashuRoutes {
         -> CashuPaymentRequest
     {
         let query = uri.queryParameters
+        for name in ["amount", "unit", "memo", "id"] where query.getAll(name).count > 1 {
+            throw .badRequest("\(name) is given more than once")
+        }
         // Digits only, as written without a sign, spaces or leading zeros: one spelling each.
         guard let text = query["amount"].map(String.init), !text.isEmpty,
             text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), text.first != "0"
@@ -89,7 +92,8 @@ enum CashuRoutes {
         guard let amount = UInt64(text), amount <= 1 << 53 else {
             throw .badRequest("amount must be at most \(UInt64(1) << 53) (2^53)")
         }
-        let unit = query["unit"].map(String.init) ?? "sat"
+        // As the CLI reads a unit: `USD` is usd.
+        let unit = query["unit"].map { String($0).lowercased() } ?? "sat"
         let memo = query["memo"].map(String.init)
         let id =
             query["id"].map(String.init)
