@@ -46,14 +46,23 @@ struct CashuHistoryCommand: ParsableCommand {
                 return
             }
             if payments.isEmpty { print("No Cashu payments yet.") }
+            let now = global.clock.now()
             for payment in payments {
                 let amount = CashuUnit.text(UInt128(payment.amount), unit: payment.unit)
                 var line = "\(payment.id)  \(UTCTime.format(payment.createdAt))  "
                 line += payment.direction == .incoming ? "in  " : "out "
                 line += "\(amount)  \(payment.mint)  \(payment.state.rawValue)"
-                if payment.locked > 0 && payment.direction == .incoming {
-                    line +=
-                        " (locked to this wallet\(payment.lockedUntil.map { " until \(UTCTime.format($0))" } ?? ""))"
+                // Only while the proofs are still held as taken: once swapped, a lock is moot.
+                if payment.locked > 0 && payment.direction == .incoming
+                    && [.received, .swapping].contains(payment.state)
+                {
+                    switch payment.lockedUntil {
+                    case let until? where until <= now:
+                        line += " (its lock to this wallet ended \(UTCTime.format(until)): at risk)"
+                    case let until?:
+                        line += " (locked to this wallet until \(UTCTime.format(until)))"
+                    case nil: line += " (locked to this wallet)"
+                    }
                 }
                 if payment.refused > 0 {
                     line +=
