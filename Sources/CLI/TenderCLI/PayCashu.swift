@@ -94,7 +94,7 @@ extension PayCommand {
             } catch let error as NodeError where given != nil {
                 throw NodeError(error.kind, note: Self.kept(given!, mayHaveLanded: true))
             }
-            if let given, result.hadIt {
+            if let given, result.taken == nil {
                 // A token made just now it cannot have had: no proof it took it.
                 throw NodeError(
                     .refusedByPayee(
@@ -123,39 +123,35 @@ extension PayCommand {
     private func report(_ result: NearbyCashuPayment.Result, given: CashuPayment?) throws {
         if output.json {
             var fields: [String: Any] = [
-                "payee": result.payee.checksummed, "hadIt": result.hadIt,
+                "payee": result.payee.checksummed, "hadIt": result.taken == nil,
                 "air": [
                     "bytesWritten": result.traffic.bytesWritten,
                     "bytesRead": result.traffic.bytesRead,
                     "roundTrips": result.traffic.roundTrips,
                 ],
             ]
-            if !result.hadIt {
+            if let taken = result.taken {
                 fields["taken"] = [
-                    "amount": Int(clamping: result.taken.amount), "unit": result.taken.unit,
-                    "mint": result.taken.mint,
+                    "amount": Int(clamping: taken.amount), "unit": taken.unit, "mint": taken.mint,
                 ]
             }
             if let given { fields["payment"] = cashuJSON(given) }
             try printJSON(fields)
             return
         }
-        if result.hadIt {
+        guard let taken = result.taken else {
             // Handed over earlier, on a link that then failed.
             print("The payee \(result.payee) holds this token already: nothing more was given.")
             return
         }
-        let taken = terminalSafe(
-            CashuUnit.text(UInt128(result.taken.amount), unit: result.taken.unit))
+        let text = terminalSafe(CashuUnit.text(UInt128(taken.amount), unit: taken.unit))
         print(
-            "Paid \(taken) in Cashu from \(terminalSafe(result.taken.mint)) to \(result.payee): it holds the token offline until it swaps it at the mint."
+            "Paid \(text) in Cashu from \(terminalSafe(taken.mint)) to \(result.payee): it holds the token offline until it swaps it at the mint."
         )
         // The payee's words against the token's: a payee that says less took it all the same.
-        if let given,
-            given.amount != result.taken.amount || given.unit != result.taken.unit
-        {
+        if let given, given.amount != taken.amount || given.unit != taken.unit {
             note(
-                "tender: warning: the token given was \(CashuUnit.text(UInt128(given.amount), unit: given.unit)) (payment \(given.id)); the payee says it took \(taken)"
+                "tender: warning: the token given was \(CashuUnit.text(UInt128(given.amount), unit: given.unit)) (payment \(given.id)); the payee says it took \(text)"
             )
         }
     }

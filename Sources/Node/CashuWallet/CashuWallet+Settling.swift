@@ -21,14 +21,13 @@ extension CashuWallet {
             let keys = try await client.keys()
             try store.saveKeysets(keys.keysets, mint: client.url, now: now())
             report.newKeysets = keys.keysets.filter { !before.contains($0.id) }.count
+            let held = try store.keysets(mint: client.url)
             for pending in try store.pendingSwaps() where pending.mint == client.url {
                 let completed = try await resolve(pending, client: client, now: now)
                 report.recovered += 1
                 // What a swap of tokens taken offline gave is swapped, whichever sync ends it.
                 if completed, pending.takenOffline,
-                    let unit = try store.keysets(mint: client.url).first(where: {
-                        $0.id == pending.outputs.first?.keysetID
-                    })?.unit
+                    let unit = held.first(where: { $0.id == pending.outputs.first?.keysetID })?.unit
                 {
                     report.swapped[unit, default: 0] += pending.outputs.reduce(0) { $0 + $1.amount }
                 }

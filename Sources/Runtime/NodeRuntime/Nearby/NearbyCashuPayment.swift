@@ -24,9 +24,9 @@ public struct NearbyCashuPayment: Sendable {
     public struct Result: Sendable {
         /// The payee's wallet address (its terms' signer).
         public var payee: Address
-        public var taken: CashuTaken
-        /// The payee had the token already (it came before, on a link that then failed).
-        public var hadIt: Bool
+        /// What it says it took; nil: it had the token already (it came before, on a link
+        /// that then failed).
+        public var taken: CashuTaken?
         public var traffic: PayerConnection.Traffic
     }
 
@@ -50,26 +50,24 @@ public struct NearbyCashuPayment: Sendable {
             try await adapter.requirePowered()
             progress(.looking(adapter: adapter.name))
             let (connection, terms, signer) = try await findPayee(adapter, progress: progress)
+            let answer: Answer
             do {
-                let text = try await token(terms, signer)
-                let answer = try await connection.offer(Offer(.cashu(text)))
-                let traffic = await connection.traffic
-                await connection.close()
-                switch answer.content {
-                case .cashuTaken(let taken):
-                    return Result(payee: signer, taken: taken, hadIt: false, traffic: traffic)
-                case .refused(let code, _) where code == "exists":
-                    return Result(
-                        payee: signer, taken: CashuTaken(amount: 0, unit: "", mint: ""),
-                        hadIt: true, traffic: traffic)
-                case .refused(let code, let reason):
-                    throw Refused(code: code, reason: reason)
-                case .receipt, .cashuTerms:
-                    throw NodeError(.io("the payee answered a Cashu token with something else"))
-                }
+                answer = try await connection.offer(Offer(.cashu(try await token(terms, signer))))
             } catch {
                 await connection.close()
                 throw error
+            }
+            let traffic = await connection.traffic
+            await connection.close()
+            switch answer.content {
+            case .cashuTaken(let taken):
+                return Result(payee: signer, taken: taken, traffic: traffic)
+            case .refused("exists", _):
+                return Result(payee: signer, taken: nil, traffic: traffic)
+            case .refused(let code, let reason):
+                throw Refused(code: code, reason: reason)
+            case .receipt, .cashuTerms:
+                throw NodeError(.io("the payee answered a Cashu token with something else"))
             }
         }
     }
@@ -81,14 +79,10 @@ public struct NearbyCashuPayment: Sendable {
         var tried: Set<String> = []
         var lastProblem: String?
         while case let remaining = deadline - ContinuousClock.now, remaining > .zero {
-            let reports = try await adapter.discover(service: TenderGATT.service, for: remaining)
-            var found: NearbyDevice?
-            for await nearby in reports where !tried.contains(nearby.address) {
-                found = nearby
-                break
-            }
-            await adapter.stopDiscovery()
-            guard let nearby = found else { break }
+            guard
+                let nearby = try await NearbyPayment.candidate(
+                    on: adapter, excluding: tried, within: remaining)
+            else { break }
             tried.insert(nearby.address)
             progress(.found(address: nearby.address, rssi: nearby.rssi))
             // One device that fails or says no is passed over: another nearby may be the payee.

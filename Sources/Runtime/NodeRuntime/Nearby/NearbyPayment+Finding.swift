@@ -61,12 +61,20 @@ extension NearbyPayment {
     private func candidate(
         on adapter: Adapter, excluding tried: Set<String>, within duration: Duration
     ) async throws -> NearbyDevice? {
+        try await Self.candidate(on: adapter, excluding: tried, within: duration) { nearby in
+            guard let request else { return true }
+            let tag = nearby.manufacturerData[TenderGATT.tagCompany].flatMap(TenderGATT.readTag)
+            return tag?.idPrefix == Array(request.id.bytes.prefix(4))
+        }
+    }
+
+    /// The next Tender payee advertising nearby that `matches`, with discovery stopped.
+    static func candidate(
+        on adapter: Adapter, excluding tried: Set<String>, within duration: Duration,
+        matches: (NearbyDevice) -> Bool = { _ in true }
+    ) async throws -> NearbyDevice? {
         let reports = try await adapter.discover(service: TenderGATT.service, for: duration)
-        for await nearby in reports where !tried.contains(nearby.address) {
-            if let request {
-                let tag = nearby.manufacturerData[TenderGATT.tagCompany].flatMap(TenderGATT.readTag)
-                guard tag?.idPrefix == Array(request.id.bytes.prefix(4)) else { continue }
-            }
+        for await nearby in reports where !tried.contains(nearby.address) && matches(nearby) {
             await adapter.stopDiscovery()
             return nearby
         }
