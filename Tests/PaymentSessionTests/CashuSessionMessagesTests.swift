@@ -49,6 +49,47 @@ import Testing
             payee: &payee)
     }
 
+    /// The mutation sweep for the Cashu kinds: every flipped bit and every cut of each Cashu
+    /// offer (a question, a token) and of each Cashu answer (terms, taken) is refused by the
+    /// side that receives it, as for payments (`PaymentSessionTests`).
+    @Test func everyFlippedBitAndEveryCutOfEachCashuMessageIsRefused() throws {
+        let payments = PaymentSessionTests()
+        for offer in [Offer(.cashuTermsAsked), token] {
+            let sample = try payments.offerChanged(offer) { $0 }
+            #expect(try sample.result.get() == .offer(offer))
+            for index in 0..<(sample.offerBytes * 9) {
+                #expect(throws: SessionError.self) {
+                    try payments.offerChanged(offer) { mutate($0, index) }.result.get()
+                }
+            }
+        }
+        for (offer, answer) in [
+            (Offer(.cashuTermsAsked), Answer(.cashuTerms(terms))), (token, taken),
+        ] {
+            let size = try answerChanged(offer, answer) { $0 }
+            #expect(size.refused == false)
+            for index in 0..<(size.bytes * 9) {
+                #expect(try answerChanged(offer, answer) { mutate($0, index) }.refused)
+            }
+        }
+    }
+
+    /// An XX session where the payee answers `offer` with `answer`, changed by `change` on its
+    /// way: its size, and whether the payer refused it.
+    func answerChanged(
+        _ offer: Offer, _ answer: Answer, _ change: ([UInt8]) -> [UInt8]
+    ) throws -> (bytes: Int, refused: Bool) {
+        var payer = try PayerSession(maxMessageBytes: 1 << 20)
+        var payee = PayeeSession(staticKey: payeeKey, maxMessageBytes: 1 << 20)
+        guard case .reply(let second) = try payee.receive(try payer.open(), hello: { hello })
+        else { throw SessionError.unexpected("no hello") }
+        _ = try payer.receive(second)
+        for message in try payer.send(offer) { _ = try payee.receive(message, hello: { hello }) }
+        let reply = try payee.answer(answer)
+        do { _ = try payer.receive(change(reply)) } catch { return (reply.count, true) }
+        return (reply.count, false)
+    }
+
     @Test func eachMessageReadsBackAsWritten() throws {
         #expect(try Offer.decode(token.encoded) == token)
         #expect(try Offer.decode(Offer(.cashuTermsAsked).encoded) == Offer(.cashuTermsAsked))
