@@ -52,6 +52,10 @@ let package = Package(
         .systemLibrary(
             name: "CZBar", path: "Sources/System/CZBar", pkgConfig: "zbar",
             providers: [.apt(["libzbar-dev"])]),
+        // zxing-cpp (C++, Debian's libzxing-dev) behind an extern "C" shim: Swift sees plain C.
+        .target(
+            name: "CZXing", path: "Sources/System/CZXing",
+            linkerSettings: [.linkedLibrary("ZXing")]),
         .systemLibrary(
             name: "CZlib", path: "Sources/System/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
@@ -124,9 +128,9 @@ let package = Package(
             name: "WalletStore",
             dependencies: ["Tender", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/Adapters/WalletStore", swiftSettings: strict),
-        // QR adapter: libqrencode out, libzbar in, renderers (terminal, PNG, SVG, PDF, ESC/POS).
+        // QR adapter: libqrencode out, zxing-cpp and libzbar in, renderers (terminal, PNG, SVG, PDF, ESC/POS).
         .target(
-            name: "QR", dependencies: ["CQREncode", "CZBar", "CZlib"],
+            name: "QR", dependencies: ["CQREncode", "CZBar", "CZXing", "CZlib"],
             path: "Sources/Adapters/QR", swiftSettings: strict),
         // One scanning pipeline for camera, images and raw streams; animated code output.
         .target(
@@ -330,6 +334,7 @@ let package = Package(
             name: "TenderBenchmarks",
             dependencies: [
                 "Tender", "Secp256k1", "WalletStore", "QR", "Scanning", "Fountain", "CZBar",
+                "CZXing",
                 "EVMSettlement", "Settlement", "Codecs", "DevTools", "EVM", "NodeKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -389,7 +394,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "QRTests", dependencies: ["QR", "Fountain", "TenderTestSupport"],
+            name: "QRTests", dependencies: ["QR", "Scanning", "Fountain", "TenderTestSupport"],
             exclude: ["Referee"],
             swiftSettings: strict),
         .testTarget(
@@ -456,7 +461,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "SystemLibrariesTests",
-            dependencies: ["CQREncode", "CZBar", "CDBus", "CBlueZ"], swiftSettings: strict),
+            dependencies: ["CQREncode", "CZBar", "CZXing", "CDBus", "CBlueZ"],
+            swiftSettings: strict),
         .target(
             name: "NodeTestSupport",
             dependencies: ["NodeKit", "Tender", "Secp256k1", "TenderTestSupport"],
@@ -526,5 +532,6 @@ let package = Package(
             ],
             exclude: ["Referee"], swiftSettings: strict),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

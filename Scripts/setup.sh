@@ -16,7 +16,7 @@ esac
 
 setup_system() {
     apt_packages=(
-        pkg-config zlib1g-dev libsecp256k1-dev libqrencode-dev libzbar-dev libdbus-1-dev libbluetooth-dev
+        pkg-config zlib1g-dev libsecp256k1-dev libqrencode-dev libzbar-dev libzxing-dev libdbus-1-dev libbluetooth-dev
         libsqlite3-dev python3 python3-venv
         # Test rigs: independent QR decoders and image tools (never used by the product at run time).
         zbar-tools imagemagick poppler-utils ffmpeg

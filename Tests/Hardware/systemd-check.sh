@@ -58,7 +58,7 @@ step "a Debian 12 base system with systemd"
 base=${TENDER_NSPAWN_CACHE:-$root}
 if [ ! -x "$base/usr/lib/systemd/systemd" ]; then
     debootstrap --variant=minbase \
-        --include=systemd,systemd-sysv,dbus,libsecp256k1-1,libqrencode4,libzbar0,libbluetooth3,libsqlite3-0,adduser \
+        --include=systemd,systemd-sysv,dbus,libsecp256k1-1,libqrencode4,libzbar0,libzxing2,libbluetooth3,libsqlite3-0,adduser \
         bookworm "$base" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 \
         || fail "debootstrap: $(tail -3 "$work/debootstrap.log")"
 fi

@@ -2,33 +2,39 @@ import QR
 import TenderTestSupport
 import Testing
 
+/// Each decoder the scanning pipeline uses, on the same real pixels.
 @Suite struct EncoderScannerTests {
-    @Test func zeroBytesSurviveBinaryMode() throws {
+    @Test(arguments: Decoder.allCases)
+    func zeroBytesSurviveBinaryMode(decoder: Decoder) throws {
         let payload: [UInt8] = [0, 0, 0x74, 0, 0xFF, 0, 0x0A, 0x0D, 0]
-        #expect(try scanRoundTrip(payload) == [payload])
+        #expect(try scanRoundTrip(payload, decoder: decoder) == [payload])
     }
 
-    @Test func allByteValuesSurvive() throws {
+    @Test(arguments: Decoder.allCases)
+    func allByteValuesSurvive(decoder: Decoder) throws {
         let payload = (0...255).map { UInt8($0) } + (0...255).reversed().map { UInt8($0) }
-        #expect(try scanRoundTrip(payload) == [payload])
+        #expect(try scanRoundTrip(payload, decoder: decoder) == [payload])
     }
 
-    /// Text that zbar would transcode (Latin-1/SJIS guesses) without ZBAR_CFG_BINARY.
-    @Test func nonASCIITextComesBackByteForByte() throws {
+    /// Text that zbar would transcode (Latin-1/SJIS guesses) without ZBAR_CFG_BINARY, and
+    /// zxing through `text()` rather than `bytes()`.
+    @Test(arguments: Decoder.allCases)
+    func nonASCIITextComesBackByteForByte(decoder: Decoder) throws {
         let text = "tender:pay?memo=café ¥ €5 — 支払い"
         let matrix = try QREncoder.encode(text: text)
-        #expect(QRScanner().scan(matrix.rasterize()) == [Array(text.utf8)])
+        #expect(decoder.scan(matrix.rasterize()) == [Array(text.utf8)])
     }
 
     /// Every size from 1 to 64 bytes, then a stride through every version up to the
     /// level-M capacity of 2,331 bytes.
     static let sizes = Array(1...64) + Array(stride(from: 97, to: 2331, by: 41)) + [2330, 2331]
 
-    @Test(arguments: sizes)
-    func binaryPayloadRoundTripsAtLevelM(size: Int) throws {
+    @Test(arguments: sizes, Decoder.allCases)
+    func binaryPayloadRoundTripsAtLevelM(size: Int, decoder: Decoder) throws {
         var random = SeededGenerator(seed: UInt64(size))
         let payload = random.bytes(size)
-        #expect(try scanRoundTrip(payload, scale: size > 1500 ? 3 : 4) == [payload])
+        let scale = size > 1500 ? 3 : 4
+        #expect(try scanRoundTrip(payload, scale: scale, decoder: decoder) == [payload])
     }
 
     @Test(arguments: QRErrorCorrection.allCases)
@@ -37,7 +43,9 @@ import Testing
         let full = random.bytes(level.binaryCapacity)
         let matrix = try QREncoder.encode(full, level: level)
         #expect(matrix.size == 177)  // version 40
-        #expect(QRScanner().scan(matrix.rasterize(scale: 3)) == [full])
+        for decoder in Decoder.allCases {
+            #expect(decoder.scan(matrix.rasterize(scale: 3)) == [full], "\(decoder)")
+        }
 
         let error = #expect(throws: QRError.self) {
             try QREncoder.encode(full + [0], level: level)
@@ -61,7 +69,8 @@ import Testing
         #expect(try QREncoder.encode([1, 2, 3]).size == 21)
     }
 
-    @Test func twoCodesInOneFrameAreBothReturned() throws {
+    @Test(arguments: Decoder.allCases)
+    func twoCodesInOneFrameAreBothReturned(decoder: Decoder) throws {
         let first = try QREncoder.encode(text: "first code")
         let second = try QREncoder.encode(text: "second code")
         let left = first.rasterize(scale: 4)
@@ -74,27 +83,56 @@ import Testing
         for y in 0..<right.height {
             for x in 0..<right.width { frame[left.width + x, y] = right[x, y] }
         }
-        let found = Set(QRScanner().scan(frame).map { String(decoding: $0, as: UTF8.self) })
+        let found = Set(decoder.scan(frame).map { String(decoding: $0, as: UTF8.self) })
         #expect(found == ["first code", "second code"])
     }
 
-    @Test func blankFrameScansToNothing() {
-        #expect(QRScanner().scan(GreyImage(width: 640, height: 480)).isEmpty)
+    @Test(arguments: Decoder.allCases)
+    func blankFrameScansToNothing(decoder: Decoder) {
+        #expect(decoder.scan(GreyImage(width: 640, height: 480)).isEmpty)
     }
 
-    @Test func randomNoiseScansToNothing() {
+    @Test(arguments: Decoder.allCases)
+    func randomNoiseScansToNothing(decoder: Decoder) {
         var random = SeededGenerator(seed: 7)
         let noise = GreyImage(width: 640, height: 480, pixels: random.bytes(640 * 480))
-        #expect(QRScanner().scan(noise).isEmpty)
+        #expect(decoder.scan(noise).isEmpty)
     }
 
     /// A pattern with strong edges that is not a QR code: a checkerboard with bars.
-    @Test func nonQRImageScansToNothing() {
+    @Test(arguments: Decoder.allCases)
+    func nonQRImageScansToNothing(decoder: Decoder) {
         var image = GreyImage(width: 320, height: 240)
         for y in 0..<240 {
             for x in 0..<320 where (x / 16 + y / 16) % 2 == 0 || x % 40 < 3 { image[x, y] = 0 }
         }
-        #expect(QRScanner().scan(image).isEmpty)
+        #expect(decoder.scan(image).isEmpty)
+    }
+
+    /// One pixel short of its size (its pixels are a var): zxing reads nothing rather than
+    /// past the end.
+    @Test func zxingReadsNothingFromAnImageShorterThanItsSize() throws {
+        var image = try QREncoder.encode(text: "short").rasterize()
+        #expect(ZXingScanner().scan(image) == [Array("short".utf8)])
+        image.pixels.removeLast()
+        #expect(ZXingScanner().scan(image).isEmpty)
+    }
+
+    /// zxing keeps no state between calls: threads read at once, each its own payloads.
+    @Test func zxingReadsOnManyThreadsAtOnce() async throws {
+        let images = try (0..<8).map { index in
+            (
+                Array("thread \(index)".utf8),
+                try QREncoder.encode(text: "thread \(index)").rasterize()
+            )
+        }
+        let scanner = ZXingScanner()
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for (payload, image) in images {
+                group.addTask { (0..<20).allSatisfy { _ in scanner.scan(image) == [payload] } }
+            }
+            for try await allRead in group { #expect(allRead) }
+        }
     }
 
     @Test func oneScannerServesManyFrames() throws {

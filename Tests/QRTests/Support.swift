@@ -3,12 +3,28 @@ import QR
 import TenderTestSupport
 import Testing
 
-/// Encode → pixels → zbar: the whole path a real code travels.
+/// Encode → pixels → a decoder (zbar unless told): the whole path a real code travels.
 func scanRoundTrip(
-    _ payload: [UInt8], level: QRErrorCorrection = .medium, scale: Int = 4
+    _ payload: [UInt8], level: QRErrorCorrection = .medium, scale: Int = 4,
+    decoder: Decoder = .zbar
 ) throws -> [[UInt8]] {
     let matrix = try QREncoder.encode(payload, level: level)
-    return QRScanner().scan(matrix.rasterize(scale: scale, border: 4))
+    return decoder.scan(matrix.rasterize(scale: scale, border: 4))
+}
+
+/// The decoders the scanning pipeline reads with: zbar and zxing-cpp's two binarizers.
+enum Decoder: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case zbar, zxingLocalAverage, zxingGlobalHistogram
+
+    func scan(_ image: GreyImage) -> [[UInt8]] {
+        switch self {
+        case .zbar: QRScanner().scan(image)
+        case .zxingLocalAverage: ZXingScanner(binarizer: .localAverage).scan(image)
+        case .zxingGlobalHistogram: ZXingScanner(binarizer: .globalHistogram).scan(image)
+        }
+    }
+
+    var testDescription: String { rawValue }
 }
 
 /// The independent tools the interop tests compare against. Missing tools skip those tests

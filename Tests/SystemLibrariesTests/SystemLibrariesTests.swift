@@ -2,6 +2,7 @@ import CBlueZ
 import CDBus
 import CQREncode
 import CZBar
+import CZXing
 import Testing
 
 /// Proves each system-library target compiles, links and calls into the real C library.
@@ -9,25 +10,7 @@ import Testing
 @Suite struct SystemLibrariesTests {
     @Test func qrencodeEncodesAndZbarDecodesTheSamePixels() throws {
         let payload: [UInt8] = Array("tender:link-check".utf8)
-        let code = try #require(
-            payload.withUnsafeBufferPointer {
-                QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, QR_ECLEVEL_M)
-            })
-        defer { QRcode_free(code) }
-        let width = Int(code.pointee.width)
-        let scale = 4
-        let border = 4
-        let side = (width + 2 * border) * scale
-        var pixels = [UInt8](repeating: 255, count: side * side)
-        for y in 0..<width {
-            for x in 0..<width where code.pointee.data[y * width + x] & 1 == 1 {
-                for dy in 0..<scale {
-                    for dx in 0..<scale {
-                        pixels[((y + border) * scale + dy) * side + (x + border) * scale + dx] = 0
-                    }
-                }
-            }
-        }
+        let (pixels, side) = try Self.encoded(payload)
         let scanner = try #require(zbar_image_scanner_create())
         defer { zbar_image_scanner_destroy(scanner) }
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
@@ -47,6 +30,55 @@ import Testing
             }
         }
         #expect(decoded == payload)
+    }
+
+    /// `payload` encoded by libqrencode (level M) and drawn at 4 px a module with a 4-module
+    /// quiet zone: grey pixels, and the side of the square.
+    static func encoded(_ payload: [UInt8]) throws -> ([UInt8], Int) {
+        let code = try #require(
+            payload.withUnsafeBufferPointer {
+                QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, QR_ECLEVEL_M)
+            })
+        defer { QRcode_free(code) }
+        let width = Int(code.pointee.width)
+        let (scale, border) = (4, 4)
+        let side = (width + 2 * border) * scale
+        var pixels = [UInt8](repeating: 255, count: side * side)
+        for y in 0..<width {
+            for x in 0..<width where code.pointee.data[y * width + x] & 1 == 1 {
+                for dy in 0..<scale {
+                    for dx in 0..<scale {
+                        pixels[((y + border) * scale + dy) * side + (x + border) * scale + dx] = 0
+                    }
+                }
+            }
+        }
+        return (pixels, side)
+    }
+
+    /// The zxing-cpp shim: every byte value back through `Result::bytes()`, impossible geometry
+    /// refused rather than read past, and the version Debian 12 ships.
+    @Test func qrencodeEncodesAndZxingDecodesTheSamePixels() throws {
+        let payload = (0...255).map { UInt8($0) }
+        let (pixels, side) = try Self.encoded(payload)
+        var codes: OpaquePointer?
+        let found = tzx_read_qr(
+            pixels, Int32(side), Int32(side), 0, TZX_BINARIZER_LOCAL_AVERAGE, 1, &codes)
+        defer { tzx_codes_free(codes) }
+        #expect(found == 1)
+        var count = 0
+        let bytes = try #require(tzx_codes_bytes(codes, 0, &count))
+        #expect(Array(UnsafeBufferPointer(start: bytes, count: count)) == payload)
+        #expect(tzx_codes_bytes(codes, 1, &count) == nil && count == 0)
+
+        var none: OpaquePointer?
+        #expect(tzx_read_qr(pixels, 0, Int32(side), 0, TZX_BINARIZER_LOCAL_AVERAGE, 1, &none) == -1)
+        #expect(
+            tzx_read_qr(
+                pixels, Int32(side), Int32(side), Int32(side - 1), TZX_BINARIZER_LOCAL_AVERAGE, 1,
+                &none) == -1)
+        #expect(none == nil)
+        #expect(tzx_version() >= 1_04_00)
     }
 
     @Test func dbusBuildsAMethodCallMessage() throws {

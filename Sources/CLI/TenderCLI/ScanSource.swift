@@ -16,6 +16,11 @@ struct ScanSource: ParsableArguments {
     @Option(parsing: .upToNextOption, help: "PNG or PGM image files.") var image: [String] = []
     @Option(help: "Read raw 8-bit grey frames of this size (WxH) from stdin.") var frames: String?
     @Option(help: "Give up after this many seconds (camera).") var timeout: Double = 60
+    @Option(
+        help: ArgumentHelp(
+            "QR decoders: both (zxing-cpp, then zbar on the frames it reads nothing in), zxing or zbar.",
+            valueName: "both|zxing|zbar"))
+    var decoder: QRDecoders = .both
 
     var isGiven: Bool { camera != nil || !image.isEmpty || frames != nil }
 
@@ -30,22 +35,24 @@ struct ScanSource: ParsableArguments {
     func scan() throws -> CodeScan {
         if let frames {
             let (width, height) = try ScanSource.size(frames, option: "--frames")
-            return CodeScan(.frames(FileHandle.standardInput, width: width, height: height))
+            return CodeScan(
+                .frames(FileHandle.standardInput, width: width, height: height), decoders: decoder)
         }
         if let camera {
             let dimensions = try size.map { try ScanSource.size($0, option: "--size") }
             return CodeScan(
                 .camera(
                     camera, width: dimensions?.0, height: dimensions?.1, fps: fps,
-                    timeout: timeout))
+                    timeout: timeout), decoders: decoder)
         }
-        return CodeScan(.images(image))
+        return CodeScan(.images(image), decoders: decoder)
     }
 
     func firstPayload(
-        skip: ([UInt8]) -> String? = { _ in nil }
+        skip: ([UInt8]) -> String? = { _ in nil },
+        events: (CodeScan.Event) -> Void = noteScanEvent
     ) throws -> (payload: [UInt8]?, framesScanned: Int) {
-        try scan().firstPayload(skip: skip, events: noteScanEvent)
+        try scan().firstPayload(skip: skip, events: events)
     }
 
     static func size(_ text: String, option: String) throws -> (Int, Int) {
@@ -61,6 +68,8 @@ struct ScanSource: ParsableArguments {
         return (width, height)
     }
 }
+
+extension QRDecoders: ExpressibleByArgument {}
 
 /// A line on stderr, for progress that must not mix with stdout's results.
 func note(_ line: String) {

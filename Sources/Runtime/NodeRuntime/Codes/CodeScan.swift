@@ -34,15 +34,20 @@ public struct CodeScan {
     }
 
     public let source: Source
+    /// The QR decoders that read its frames.
+    public let decoders: QRDecoders
 
-    public init(_ source: Source) { self.source = source }
+    public init(_ source: Source, decoders: QRDecoders = .both) {
+        self.source = source
+        self.decoders = decoders
+    }
 
     /// Scans until one whole payload arrives that `skip` has no objection to (it returns why
     /// a payload is not wanted, or nil). nil when the source ends or times out first.
     public func firstPayload(
         skip: ([UInt8]) -> String? = { _ in nil }, events: (Event) -> Void = { _ in }
     ) throws -> (payload: [UInt8]?, framesScanned: Int) {
-        let pipeline = ScanPipeline()
+        let pipeline = ScanPipeline(decoders: decoders)
         func handle(_ scanned: [ScanEvent]) -> [UInt8]? {
             for event in scanned {
                 switch event {
