@@ -28,18 +28,20 @@ public struct PaymentTerms: TypedStruct, Hashable {
         self.coins = coins
     }
 
-    public var structHash: [UInt8] {
+    public var hashStruct: Bytes32 {
         var coinsHasher = Keccak256()
-        for coin in coins { coinsHasher.update(coin.bytes) }
+        for coin in coins { coinsHasher.update(coin) }
+        var memoHasher = Keccak256()
+        memoHasher.update(memo.utf8)
         var hasher = Keccak256()
         hasher.update(TypeHashes.payment)
-        hasher.update(requestID.bytes)
+        hasher.update(requestID)
         hasher.updateWord(payee)
         hasher.updateWord(asset)
         hasher.updateWord(amount)
-        hasher.update(Keccak256.hash(Array(memo.utf8)))
-        hasher.update(coinsHasher.finalize())
-        return hasher.finalize()
+        hasher.update(memoHasher.finalizeBytes32())
+        hasher.update(coinsHasher.finalizeBytes32())
+        return hasher.finalizeBytes32()
     }
 
     public var typedValue: [String: EIP712.Value] {

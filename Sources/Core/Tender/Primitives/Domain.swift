@@ -10,6 +10,8 @@ public struct Domain: Hashable, Sendable, CustomStringConvertible {
     public let vault: Address
     /// `hashStruct(EIP712Domain)`, computed once: every digest uses it.
     public let separator: [UInt8]
+    /// The same, inline: what each digest absorbs.
+    let separatorWord: Bytes32
 
     public init(chainID: UInt64, vault: Address) {
         self.chainID = chainID
@@ -20,16 +22,18 @@ public struct Domain: Hashable, Sendable, CustomStringConvertible {
         hasher.update(Keccak256.hash(Array(Domain.version.utf8)))
         hasher.updateWord(chainID)
         hasher.updateWord(vault)
-        separator = hasher.finalize()
+        separatorWord = hasher.finalizeBytes32()
+        separator = separatorWord.bytes
     }
 
     /// `keccak256(0x19 0x01 ‖ separator ‖ structHash)`.
-    func digest(structHash: [UInt8]) -> Bytes32 {
+    func digest(structHash: Bytes32) -> Bytes32 {
         var hasher = Keccak256()
-        hasher.update([0x19, 0x01])
-        hasher.update(separator)
+        var prefix: (UInt8, UInt8) = (0x19, 0x01)
+        withUnsafeBytes(of: &prefix) { hasher.update($0) }
+        hasher.update(separatorWord)
         hasher.update(structHash)
-        return Bytes32(trusted: hasher.finalize())
+        return hasher.finalizeBytes32()
     }
 
     public var description: String { "chain \(chainID), vault \(vault)" }

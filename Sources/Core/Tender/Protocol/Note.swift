@@ -24,16 +24,16 @@ public struct Note: TypedStruct, Hashable {
         self.expiry = expiry
     }
 
-    public var structHash: [UInt8] {
+    public var hashStruct: Bytes32 {
         var hasher = Keccak256()
         hasher.update(TypeHashes.note)
-        hasher.update(serial.bytes)
+        hasher.update(serial)
         hasher.updateWord(issuer)
         hasher.updateWord(asset)
         hasher.updateWord(amount)
         hasher.updateWord(owner)
         hasher.updateWord(expiry)
-        return hasher.finalize()
+        return hasher.finalizeBytes32()
     }
 
     public var typedValue: [String: EIP712.Value] {

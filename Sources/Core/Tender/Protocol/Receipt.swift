@@ -15,13 +15,13 @@ public struct Receipt: TypedStruct, Hashable {
         self.time = time
     }
 
-    public var structHash: [UInt8] {
+    public var hashStruct: Bytes32 {
         var hasher = Keccak256()
         hasher.update(TypeHashes.receipt)
-        hasher.update(requestID.bytes)
-        hasher.update(paymentDigest.bytes)
+        hasher.update(requestID)
+        hasher.update(paymentDigest)
         hasher.updateWord(time)
-        return hasher.finalize()
+        return hasher.finalizeBytes32()
     }
 
     public var typedValue: [String: EIP712.Value] {

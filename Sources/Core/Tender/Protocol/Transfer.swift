@@ -10,12 +10,12 @@ public struct Output: Hashable, Sendable {
         self.amount = amount
     }
 
-    var structHash: [UInt8] {
+    var hashStruct: Bytes32 {
         var hasher = Keccak256()
         hasher.update(TypeHashes.output)
         hasher.updateWord(owner)
         hasher.updateWord(amount)
-        return hasher.finalize()
+        return hasher.finalizeBytes32()
     }
 }
 
@@ -32,16 +32,16 @@ public struct Transfer: TypedStruct, Hashable {
         self.outputs = outputs
     }
 
-    public var structHash: [UInt8] {
+    public var hashStruct: Bytes32 {
         var inputsHasher = Keccak256()
-        for input in inputs { inputsHasher.update(input.bytes) }
+        for input in inputs { inputsHasher.update(input) }
         var outputsHasher = Keccak256()
-        for output in outputs { outputsHasher.update(output.structHash) }
+        for output in outputs { outputsHasher.update(output.hashStruct) }
         var hasher = Keccak256()
         hasher.update(TypeHashes.transfer)
-        hasher.update(inputsHasher.finalize())
-        hasher.update(outputsHasher.finalize())
-        return hasher.finalize()
+        hasher.update(inputsHasher.finalizeBytes32())
+        hasher.update(outputsHasher.finalizeBytes32())
+        return hasher.finalizeBytes32()
     }
 
     public var typedValue: [String: EIP712.Value] {
