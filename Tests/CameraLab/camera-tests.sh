@@ -19,7 +19,12 @@
 #     has no network);
 #  7. (in 5's node run) Bob's node takes a Cashu token shown to its camera (its log says so,
 #     /api/cashu/payments lists it received); shown again later, it is refused as taken
-#     already: one payment.
+#     already: one payment;
+#  8. animated codes at 30 frames/s (two S-Video pairs at NTSC, 720x480 at 29.97), fragment and
+#     hold chosen from what the camera reports: a 50-coin payment loop with every fifth frame lost
+#     comes back byte for byte through `tender scan --camera`, which says how long it took from
+#     its first code (the payload rate is printed); then a 50-coin `pay --qr` and its receipt
+#     pass both ways between two cameras (the seconds from the first frame are printed).
 # Then on the host, the mint up: Bob's wallet as the guest left it (copied out of the guest)
 # holds the three tokens at risk; `tender cashu sync` swaps them, and the amounts add up
 # (Bob's and the payer's balances).
@@ -55,20 +60,29 @@ cashu_port=$(python3 -c "import socket; s = socket.socket(); s.bind(('127.0.0.1'
 ) >"$work/cashu-prep.log" 2>&1 &
 cashu_prep=$!
 
-"$tender" init --data-dir "$work/alice" --scrypt-n 1024 >/dev/null
-"$tender" init --data-dir "$work/bob" --scrypt-n 1024 >/dev/null
 "$tender" issuer init --data-dir "$work/issuer" --scrypt-n 1024 >/dev/null
 issuer=$("$tender" issuer address --data-dir "$work/issuer")
+pair() { # pair PAYER PAYEE AMOUNT COUNT: two wallets that trust the issuer, COUNT notes of
+    # AMOUNT to the payer
+    for name in "$1" "$2"; do
+        "$tender" init --data-dir "$work/$name" --scrypt-n 1024 >/dev/null
+        "$tender" trust add "$issuer" --data-dir "$work/$name" >/dev/null
+    done
+    "$tender" issuer issue --data-dir "$work/issuer" --amount "$3" --count "$4" \
+        --to "$("$tender" address --data-dir "$work/$1")" --out "$work/notes-$1"
+    "$tender" receive "$work/notes-$1" --data-dir "$work/$1" >/dev/null
+}
+pair alice bob 100 4
 bob=$("$tender" address --data-dir "$work/bob")
-"$tender" trust add "$issuer" --data-dir "$work/alice" >/dev/null
-"$tender" trust add "$issuer" --data-dir "$work/bob" >/dev/null
-"$tender" issuer issue --data-dir "$work/issuer" --to "$("$tender" address --data-dir "$work/alice")" \
-    --amount 100 --count 4 --out "$work/notes"
-"$tender" receive "$work/notes" --data-dir "$work/alice" >/dev/null
 # Test 1's payment, as a clip: small fragments make an animated loop; each code held 6 video
 # frames = 10 codes a second.
 "$tender" pay --data-dir "$work/alice" --to "$bob" --amount 100 --out "$work/payment" >/dev/null
 "$tender" show "$work/payment" --fragment 300 --hold 6 --frames-out "$work/clip.grey" >/dev/null
+# Test 8's wallets: Alice30 holds 110 coins of 10; one payment of 50 coins is made here (the
+# loop 8a scans), the other live in the guest (8b).
+pair alice30 bob30 10 110
+bob30=$("$tender" address --data-dir "$work/bob30")
+"$tender" pay --data-dir "$work/alice30" --to "$bob30" --amount 500 --out "$work/payment50" >/dev/null
 # Bob's receipt for that payment, as a screen: in test 2 it is still on show when Alice pays
 # again, and must not be taken for the new payment's receipt.
 "$tender" receive "$work/payment" --data-dir "$work/bob" --receipt-out "$work/old-receipt" >/dev/null
@@ -92,7 +106,7 @@ mint_url=$(cat "$work/mint-url")
     "$work/cashu-animated.grey" 200 6 >/dev/null
 
 lab=${CAMERA_LAB_DIR:-$PWD/.camera-lab}
-guest_env="TENDER='$tender' WORK='$work' BOB='$bob' MINT='$mint_url' TENDER_PASSPHRASE_FILE='$work/passphrase'"
+guest_env="TENDER='$tender' WORK='$work' BOB='$bob' BOB30='$bob30' MINT='$mint_url' TENDER_PASSPHRASE_FILE='$work/passphrase'"
 CAMERAS=2 SCAN_TIMEOUT=1200 CAMERA_LAB_TIMEOUT=1320 \
     SCAN_CMD="$guest_env sh '$PWD/Tests/CameraLab/in-guest.sh'" \
     EXPECT="camera-tests: all passed" CAMERA_LAB_DIR=$lab \

@@ -5,7 +5,7 @@
 # Tests, in the order they run (camera-tests.sh says what each shows): 6 Cashu through
 # `tender cashu receive --camera` on the second camera beside 1 scan on the first, 2
 # two-sided, 5 and 7 Bob's node (payments and Cashu tokens through its camera), 3 vanish,
-# 4 frame rates. Bob's wallet is copied to LAB_OUT once his node stopped, for the host's
+# 8 animated codes at 30 frames/s, 4 frame rates. Bob's wallet is copied to LAB_OUT once his node stopped, for the host's
 # Cashu sync after the lab.
 # Each check prints PASS or FAIL; the last line says whether all passed.
 failed=0
@@ -249,6 +249,80 @@ if [ $status -eq 74 ] && grep -q "went away mid-scan" "$LAB_OUT/vanish.err"; the
     pass "vanish: $(grep 'went away' "$LAB_OUT/vanish.err")"
 else
     fail "vanish: exit $status, $(tail -n 2 "$LAB_OUT/vanish.err")"
+fi
+
+# 8. Animated codes at 30 frames/s: vivid reloaded as two looped S-Video pairs at NTSC
+# (720x480 at 29.97 frames/s, a webcam's rate; vivid's HDMI timings have no 640x480 at 30).
+# The loop's fragment and hold come from what the camera reports: the frame's short side at
+# 2 px a module holds a version-40 code (tender's largest fragment), else 1,200-byte
+# fragments; each code held display rate / camera rate frames (1 here).
+rmmod vivid && modprobe vivid n_devs=2 node_types=0x101,0x101 vid_cap_nr=0,2 vid_out_nr=1,3 \
+    num_inputs=1,1 input_types=0x2,0x2 num_outputs=1,1 output_types=0x0,0x0 \
+    ccs_cap_mode=0,0 ccs_out_mode=0,0
+for pair in 0 1; do
+    camera=/dev/video$((2 * pair))
+    output=/dev/video$((2 * pair + 1))
+    { v4l2-ctl -d $camera --set-standard=ntsc && v4l2-ctl -d $output --set-standard=ntsc &&
+        v4l2-ctl -d $camera --set-fmt-video=width=720,height=480,pixelformat=GREY,field=interlaced &&
+        v4l2-ctl -d $camera -c loop_video=1,osd_text_mode=2 &&
+        v4l2-ctl -d $output --set-fmt-video-out=width=720,height=480,pixelformat=GREY,field=interlaced
+    } >/dev/null || fail "30 frames/s: the S-Video pair $camera <- $output would not set up"
+done
+uptime_now() { cut -d' ' -f1 /proc/uptime; }
+rate_of() { v4l2-ctl -d "$1" --get-parm | sed -n 's/.*Frames per second: \([0-9.]*\).*/\1/p'; }
+size=$(v4l2-ctl -d /dev/video0 --get-fmt-video | sed -n 's|.*Width/Height *: *\([0-9]*\)/\([0-9]*\).*|\1x\2|p')
+camera_rate=$(rate_of /dev/video0)
+display_rate=$(rate_of /dev/video1)
+hold=$(awk -v d="${display_rate:-30}" -v c="${camera_rate:-30}" 'BEGIN { h = int(d / c + 0.5); print (h < 1 ? 1 : h) }')
+short=$(echo "$size" | awk -F x '{ print ($1 < $2 ? $1 : $2) }')
+fragment=""
+[ "$((short / 2))" -ge 185 ] || fragment="--fragment 1200"
+echo "30 frames/s: camera $size at $camera_rate frames/s, display at $display_rate: hold $hold, fragment ${fragment:-version 40}"
+# 8a. The 50-coin payment as a loop, every fifth frame lost, scanned by `tender scan`: its payload rate.
+# shellcheck disable=SC2086
+"$TENDER" show "$WORK/payment50" $fragment --hold "$hold" --loops 4 --frame-size "$size" \
+    --frames-out "$LAB_OUT/loop30.grey" >/dev/null
+python3 "$(dirname "$0")/lose-frames.py" "$LAB_OUT/loop30.grey" "$LAB_OUT/loop30-lost.grey" \
+    "${size%x*}" "${size#*x}" >"$LAB_OUT/loop30.lost"
+shown=$(play "$LAB_OUT/loop30-lost.grey" /dev/video1)
+"$TENDER" scan --camera /dev/video0 --size "$size" --fps 30 --timeout 120 --json \
+    --out "$LAB_OUT/scanned30" >"$LAB_OUT/scan30.out" 2>"$LAB_OUT/scan30.err"
+kill "$shown"
+seconds=$(sed -n 's/.*"assemblySeconds" : \([0-9.]*\).*/\1/p' "$LAB_OUT/scan30.out")
+bytes=$(wc -c <"$WORK/payment50")
+if cmp -s "$WORK/payment50" "$LAB_OUT/scanned30" && [ -n "$seconds" ]; then
+    pass "30 frames/s: a 50-coin payment ($bytes B, $(cat "$LAB_OUT/loop30.lost")) through $size at $camera_rate frames/s in $seconds s from its first code: $(awk -v b="$bytes" -v s="$seconds" 'BEGIN { printf "%.0f", (s > 0 ? b / s : 0) }') payload B/s"
+else
+    fail "30 frames/s: the scanned payment differs: $(tail -n 2 "$LAB_OUT/scan30.err")"
+fi
+# 8b. Both directions: Alice's pay --qr of 50 coins (her camera /dev/video0, her screen into
+# Bob's /dev/video2) and Bob's receipt back; seconds from her loop's first frame.
+# shellcheck disable=SC2086
+"$TENDER" pay --data-dir "$WORK/alice30" --to "$BOB30" --amount 500 --qr --camera /dev/video0 \
+    --frames-out "$LAB_OUT/alice30.grey" --frame-size "$size" --hold "$hold" $fragment \
+    --timeout 300 --json >"$LAB_OUT/alice30.out" 2>"$LAB_OUT/alice30.err" &
+alice=$!
+"$TENDER" receive --data-dir "$WORK/bob30" --camera /dev/video2 --qr --timeout 300 \
+    --frames-out "$LAB_OUT/bob30.grey" --frame-size "$size" --hold "$hold" --json \
+    >"$LAB_OUT/bob30.out" 2>"$LAB_OUT/bob30.err" &
+bob=$!
+bob_looks() { test -s "$LAB_OUT/alice30.grey" && grep -q "^camera /dev/video2" "$LAB_OUT/bob30.err"; }
+wait_for 1200 bob_looks
+to_bob=$(play "$LAB_OUT/alice30.grey" /dev/video3)
+first=$(uptime_now)
+wait_for 1200 test -s "$LAB_OUT/bob30.grey"
+to_alice=$(play "$LAB_OUT/bob30.grey" /dev/video1)
+wait $alice
+paid=$?
+done_at=$(uptime_now)
+wait $bob
+received=$?
+kill "$to_bob" "$to_alice"
+if [ $paid -eq 0 ] && [ $received -eq 0 ] && grep -q '"state" : "spent"' "$LAB_OUT/alice30.out" &&
+    grep -q '"amount" : "500"' "$LAB_OUT/bob30.out"; then
+    pass "30 frames/s, both ways: 50 coins to Bob's camera and his receipt back to Alice's in $(awk -v a="$first" -v b="$done_at" 'BEGIN { printf "%.1f", b - a }') s from her first frame"
+else
+    fail "30 frames/s, both ways: Alice's pay ended $paid, Bob's receive $received: $(tail -n 2 "$LAB_OUT/alice30.err") $(tail -n 2 "$LAB_OUT/bob30.err")"
 fi
 
 # 4. Frame rate on a webcam-type camera (the looped HDMI pairs run at their timings' 59.94):

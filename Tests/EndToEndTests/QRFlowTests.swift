@@ -153,6 +153,42 @@ import Testing
         #expect(try cli.balance("bob") == (130, 0, 0))
     }
 
+    /// A clip loops in a player: `pay --qr --frames-out` writes `--loops` passes, the codes of
+    /// one pass and then the fountain's mixed parts, so a camera that keeps catching the same
+    /// frames of a short loop still sees new codes.
+    @Test func payWritesItsLoopsAsMixedPartsAfterTheFirstPass() throws {
+        let (cli, _, bob) = try pair()
+        let paid = try cli.ok([
+            "pay", "--data-dir", cli.path("alice"), "--to", bob, "--amount", "130", "--qr",
+            "--fragment", "200", "--loops", "3", "--frames-out", cli.path("screen.grey"),
+            "--json",
+        ])
+        let json = try #require(paid.stdout.range(of: "{\n", options: .backwards))
+        let result = try JSONSerialization.jsonObject(
+            with: Data(paid.stdout[json.lowerBound...].utf8))
+        let requestID = try #require((result as? [String: Any])?["requestId"] as? String)
+        try cli.ok([
+            "payments", "export", requestID, "--data-dir", cli.path("alice"), "--out",
+            cli.path("payment"),
+        ])
+        let shown = try cli.ok([
+            "show", cli.path("payment"), "--fragment", "200", "--frames-out", cli.path("one.grey"),
+            "--json",
+        ])
+        let codes = try #require(shown.json["codes"] as? Int)
+        let frame = 640 * 480
+        let clip = try cli.bytes("screen.grey")
+        #expect(codes > 1 && clip.count == 3 * codes * frame)
+        let frames = stride(from: 0, to: clip.count, by: frame).map { clip[$0..<($0 + frame)] }
+        let firstPass = Set(frames.prefix(codes).map { Array($0) })
+        #expect(firstPass.count == codes)
+        #expect(frames.dropFirst(codes).allSatisfy { !firstPass.contains(Array($0)) })
+        let scanned = try cli.run(
+            ["scan", "--frames", "640x480", "--out", cli.path("scanned")], stdin: "screen.grey")
+        #expect(scanned.status == 0)
+        #expect(try cli.bytes("scanned") == cli.bytes("payment"))
+    }
+
     /// Both screens as video (what the camera lab plays into real cameras): `pay --qr
     /// --frames-out` writes its loop, `receive --frames … --qr --frames-out` scans it and writes
     /// the receipt code as a frame, and that frame scanned back is the receipt Alice records.

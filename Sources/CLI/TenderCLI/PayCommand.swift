@@ -69,7 +69,11 @@ struct PayCommand: AsyncParsableCommand {
             "With --qr: bytes per animated frame (default: as many as fit the terminal's width)."
     )
     var fragment: Int?
-    @Option(help: "With --qr and no camera: passes of the loop to show.") var loops = 3
+    @Option(
+        help:
+            "With --qr: passes of the loop to show without a camera, and to write with --frames-out."
+    )
+    var loops = 3
     @Option(
         help:
             "With --camera: give up after this many seconds (waiting for the receipt; with --ble, for the payee's code)."

@@ -25,7 +25,14 @@ struct ScanCommand: ParsableCommand {
 
     func run() throws {
         try guarded {
-            let (found, framesScanned) = try source.firstPayload()
+            // From the first code read to the whole payload: what an animated code took.
+            let clock = ContinuousClock()
+            var firstCode: ContinuousClock.Instant?
+            let (found, framesScanned) = try source.firstPayload(events: { event in
+                if case .progress = event, firstCode == nil { firstCode = clock.now }
+                noteScanEvent(event)
+            })
+            let assembly = firstCode.map { clock.now - $0 } ?? .zero
             guard let payload = found else {
                 note("tender: no code found (\(framesScanned) frame(s) scanned)")
                 throw ExitCode(66)
@@ -41,6 +48,7 @@ struct ScanCommand: ParsableCommand {
                 result.merge([
                     "explanation": explanation, "payable": code.isPayableByTender,
                     "bytes": payload.count, "framesScanned": framesScanned,
+                    "assemblySeconds": Self.seconds(assembly),
                 ]) { _, plain in plain }
                 if let text = String(validating: payload, as: UTF8.self) { result["text"] = text }
                 if let out { result["file"] = out }
@@ -57,6 +65,12 @@ struct ScanCommand: ParsableCommand {
 
     /// What this wallet holds where the code asks to be paid (nil: no wallet here, or not a
     /// Tender code): "Tender can pay it" says the code is Tender's, not that this wallet can.
+    /// A duration in seconds, to the millisecond.
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return (Double(seconds) * 1000 + (Double(attoseconds) / 1e15).rounded()) / 1000
+    }
+
     private func heldForCode(_ code: ScannedCode) -> String? {
         let (domain, asset): (Domain, Address)
         switch code {

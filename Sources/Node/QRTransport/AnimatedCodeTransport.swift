@@ -19,7 +19,7 @@ public actor AnimatedCodeTransport: PaymentTransport {
     private let loops: Int
     private let frameInterval: Duration
     private let display: Display
-    /// Renders every code of one pass for another output (raw frames for a video output) while
+    /// Renders every code of `loops` passes for another output (raw frames for a video output) while
     /// the payment can still be cancelled; what it returns writes them when the payment is sent.
     public typealias PassRecorder =
         @Sendable ([QRMatrix]) throws(NodeError) -> @Sendable () throws(NodeError) -> Void
@@ -28,6 +28,8 @@ public actor AnimatedCodeTransport: PaymentTransport {
 
     private var code: AnimatedCode?
     private var pass: [QRMatrix] = []
+    /// What `recordPass` records: `loops` passes of codes.
+    private var clip: [QRMatrix] = []
     private var webcam: Webcam?
     private var player: Task<Void, Never>?
     private let pipeline = ScanPipeline()
@@ -53,9 +55,19 @@ public actor AnimatedCodeTransport: PaymentTransport {
             var code = try AnimatedCode(
                 payload: envelope, encoding: encoding, fragmentLength: fragmentLength)
             pass = try (0..<code.frameCount).map { _ in try code.nextMatrix() }
+            // A recorded clip plays in a loop on a video output: after the first pass come
+            // the fountain's mixed parts, so a camera whose rate keeps it on the same codes of
+            // a short loop still sees new ones.
+            if recordPass != nil {
+                clip =
+                    try pass
+                    + (0..<(code.frameCount * (loops - 1))).map { _ in
+                        try code.nextMatrix()
+                    }
+            }
             self.code = code
         } catch { throw NodeError(.usage("the payment cannot be shown as codes: \(error)")) }
-        writePass = try recordPass?(pass)
+        writePass = try recordPass?(clip)
         if let cameraDevice {
             do { webcam = try Webcam(device: cameraDevice) } catch {
                 throw NodeError(error)
