@@ -53,9 +53,10 @@ let package = Package(
             name: "CZBar", path: "Sources/System/CZBar", pkgConfig: "zbar",
             providers: [.apt(["libzbar-dev"])]),
         // zxing-cpp (C++, Debian's libzxing-dev) behind an extern "C" shim: Swift sees plain C.
+        // Optimised in debug builds too: its guard reads every pixel of every frame.
         .target(
             name: "CZXing", path: "Sources/System/CZXing",
-            linkerSettings: [.linkedLibrary("ZXing")]),
+            cxxSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("ZXing")]),
         .systemLibrary(
             name: "CZlib", path: "Sources/System/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),

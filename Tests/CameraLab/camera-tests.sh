@@ -107,7 +107,7 @@ mint_url=$(cat "$work/mint-url")
 
 lab=${CAMERA_LAB_DIR:-$PWD/.camera-lab}
 guest_env="TENDER='$tender' WORK='$work' BOB='$bob' BOB30='$bob30' MINT='$mint_url' TENDER_PASSPHRASE_FILE='$work/passphrase'"
-CAMERAS=2 SCAN_TIMEOUT=1200 CAMERA_LAB_TIMEOUT=1320 \
+CAMERAS=2 SCAN_TIMEOUT=1800 CAMERA_LAB_TIMEOUT=1920 \
     SCAN_CMD="$guest_env sh '$PWD/Tests/CameraLab/in-guest.sh'" \
     EXPECT="camera-tests: all passed" CAMERA_LAB_DIR=$lab \
     bash Hardware/camera-lab/run.sh >"$work/lab.log" || true

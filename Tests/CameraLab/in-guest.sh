@@ -276,7 +276,11 @@ display_rate=$(rate_of /dev/video1)
 hold=$(awk -v d="${display_rate:-30}" -v c="${camera_rate:-30}" 'BEGIN { h = int(d / c + 0.5); print (h < 1 ? 1 : h) }')
 short=$(echo "$size" | awk -F x '{ print ($1 < $2 ? $1 : $2) }')
 fragment=""
-[ "$((short / 2))" -ge 185 ] || fragment="--fragment 1200"
+[ "$((${short:-0} / 2))" -ge 185 ] || fragment="--fragment 1200"
+case $camera_rate in
+29.9*) ;;
+*) fail "30 frames/s: the camera reports $camera_rate frames/s at $size, not 29.97" ;;
+esac
 echo "30 frames/s: camera $size at $camera_rate frames/s, display at $display_rate: hold $hold, fragment ${fragment:-version 40}"
 # 8a. The 50-coin payment as a loop, every fifth frame lost, scanned by `tender scan`: its payload rate.
 # shellcheck disable=SC2086
@@ -318,6 +322,9 @@ done_at=$(uptime_now)
 wait $bob
 received=$?
 kill "$to_bob" "$to_alice"
+# vivid is reloaded next (test 4): the players must have let go of it.
+players_gone() { ! kill -0 "$to_bob" && ! kill -0 "$to_alice"; }
+wait_for 100 players_gone
 if [ $paid -eq 0 ] && [ $received -eq 0 ] && grep -q '"state" : "spent"' "$LAB_OUT/alice30.out" &&
     grep -q '"amount" : "500"' "$LAB_OUT/bob30.out"; then
     pass "30 frames/s, both ways: 50 coins to Bob's camera and his receipt back to Alice's in $(awk -v a="$first" -v b="$done_at" 'BEGIN { printf "%.1f", b - a }') s from her first frame"

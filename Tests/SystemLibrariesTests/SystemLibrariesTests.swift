@@ -81,6 +81,45 @@ import Testing
         #expect(tzx_version() >= 1_04_00)
     }
 
+    /// A frame tiled with finder-like squares kept zxing 1.4 busy for seconds (3 px squares:
+    /// 2.3 s a call; 1 px: minutes): the shim counts the candidates first and leaves such a
+    /// frame unread (-2), while a real code beside a few of them still reads.
+    @Test func aFrameTiledWithFinderPatternsIsNotGivenToZxing() throws {
+        let (width, height) = (640, 480)
+        func tiled(scale: Int, rows: Range<Int>) -> [UInt8] {
+            var pixels = [UInt8](repeating: 255, count: width * height)
+            let cell = 8 * scale
+            for top in stride(from: rows.lowerBound, to: rows.upperBound - 7 * scale, by: cell) {
+                for left in stride(from: 0, to: width - 7 * scale, by: cell) {
+                    for y in 0..<(7 * scale) {
+                        for x in 0..<(7 * scale)
+                        where max(abs(y / scale - 3), abs(x / scale - 3)) != 2 {
+                            pixels[(top + y) * width + left + x] = 0
+                        }
+                    }
+                }
+            }
+            return pixels
+        }
+        var codes: OpaquePointer?
+        for scale in 1...3 {
+            let pixels = tiled(scale: scale, rows: 0..<height)
+            #expect(
+                tzx_read_qr(
+                    pixels, Int32(width), Int32(height), 0, TZX_BINARIZER_LOCAL_AVERAGE, 1,
+                    &codes) == -2, "\(scale) px squares")
+            #expect(codes == nil)
+        }
+        // A code in the top left, one row of squares below it: read.
+        let (code, side) = try Self.encoded(Array("beside the squares".utf8))
+        var pixels = tiled(scale: 3, rows: (height - 30)..<height)
+        for y in 0..<side { for x in 0..<side { pixels[y * width + x] = code[y * side + x] } }
+        let found = tzx_read_qr(
+            pixels, Int32(width), Int32(height), 0, TZX_BINARIZER_LOCAL_AVERAGE, 1, &codes)
+        defer { tzx_codes_free(codes) }
+        #expect(found == 1)
+    }
+
     @Test func dbusBuildsAMethodCallMessage() throws {
         let message = try #require(
             dbus_message_new_method_call(

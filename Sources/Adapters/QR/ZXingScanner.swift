@@ -11,8 +11,8 @@ public struct ZXingScanner: Sendable {
     public enum Binarizer: Sendable {
         /// zxing's default: a threshold for each 8×8 block, from its neighbourhood.
         case localAverage
-        /// One threshold per row from its histogram: reads low-contrast frames the local one
-        /// loses.
+        /// One threshold for the whole frame from its histogram: reads soft and low-contrast
+        /// frames the local one loses.
         case globalHistogram
     }
 
@@ -21,7 +21,9 @@ public struct ZXingScanner: Sendable {
     public init(binarizer: Binarizer = .localAverage) { self.binarizer = binarizer }
 
     /// Every QR payload zxing decodes in `image`, byte for byte (no character set applied);
-    /// `[]` when there is none, or when zxing failed (out of memory).
+    /// `[]` when there is none, when zxing failed (out of memory), or when the frame shows
+    /// more finder-like shapes than any real one (a crafted frame that would keep zxing busy
+    /// for seconds: the shim leaves it to the next look).
     public func scan(_ image: GreyImage) -> [[UInt8]] {
         var codes: OpaquePointer?
         let found = image.pixels.withUnsafeBufferPointer { buffer -> Int32 in

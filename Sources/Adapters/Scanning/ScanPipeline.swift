@@ -25,9 +25,9 @@ public final class ScanPipeline {
         return events
     }
 
-    /// Looks until one finds a code: zxing with its local threshold, zxing with a threshold per
-    /// row, zbar, and zbar on the frame halved. zxing reads keystone, blur and noise zbar
-    /// misses, at four times zbar's rate; a threshold per row, and zbar, read soft and
+    /// Looks until one finds a code: zxing with its local threshold, zxing with one threshold
+    /// for the frame, zbar, and zbar on the frame halved. zxing reads keystone, blur and noise zbar
+    /// misses, at four times zbar's rate; one threshold for the frame, and zbar, read soft and
     /// low-contrast frames the local threshold loses; averaging 2×2 blocks removes the sensor
     /// noise and compression blocks that break zbar's threshold (Docs/BENCHMARKS.md, the QR
     /// corpora). Frames with a code rarely get past the first look.
@@ -47,7 +47,7 @@ public final class ScanPipeline {
 public enum QRDecoders: String, Sendable, CaseIterable {
     /// zxing-cpp first, zbar on the frames it finds nothing in: reads what either reads.
     case both
-    /// zxing-cpp alone (its local threshold, then a threshold per row).
+    /// zxing-cpp alone (its local threshold, then one for the whole frame).
     case zxing
     /// zbar alone, with its second look at a halved frame.
     case zbar

@@ -19,6 +19,8 @@ struct FramesOutOptions: ParsableArguments {
 
     /// The largest clip written in one go (it is built in memory, then written atomically).
     static let maxClipBytes = 1 << 30
+    /// The most passes of a loop a clip holds (`--loops`).
+    static let maxLoops = 100
 
     func validate() throws {
         guard (1...600).contains(hold) else { throw ValidationError("--hold must be 1…600") }

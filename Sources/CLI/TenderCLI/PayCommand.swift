@@ -107,6 +107,10 @@ struct PayCommand: AsyncParsableCommand {
     var channel: NearbyPayment.Channel = .auto
 
     func validate() throws {
+        // Every pass written with --frames-out is drawn in memory first.
+        guard (1...FramesOutOptions.maxLoops).contains(loops) else {
+            throw ValidationError("--loops must be 1…\(FramesOutOptions.maxLoops)")
+        }
         if cashu { return try validateCashu() }
         if ble {
             guard out == nil, !qr else {

@@ -63,14 +63,14 @@ struct ScanCommand: ParsableCommand {
         }
     }
 
-    /// What this wallet holds where the code asks to be paid (nil: no wallet here, or not a
-    /// Tender code): "Tender can pay it" says the code is Tender's, not that this wallet can.
     /// A duration in seconds, to the millisecond.
     static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return (Double(seconds) * 1000 + (Double(attoseconds) / 1e15).rounded()) / 1000
     }
 
+    /// What this wallet holds where the code asks to be paid (nil: no wallet here, or not a
+    /// Tender code): "Tender can pay it" says the code is Tender's, not that this wallet can.
     private func heldForCode(_ code: ScannedCode) -> String? {
         let (domain, asset): (Domain, Address)
         switch code {

@@ -34,6 +34,10 @@ struct ShowCommand: ParsableCommand {
             throw ValidationError(
                 "--json goes with --frames-out (on a terminal the codes are the output)")
         }
+        // Every pass is drawn in memory before it is written; a clip is at most 1 GiB anyway.
+        guard (0...FramesOutOptions.maxLoops).contains(loops) else {
+            throw ValidationError("--loops must be 0…\(FramesOutOptions.maxLoops)")
+        }
         let lengths = AnimatedCode.fragmentLengths(encoding)
         if let fragment, !lengths.contains(fragment) {
             throw ValidationError(

@@ -1,4 +1,5 @@
 #include "CZXing.h"
+#include "FinderGuard.hpp"
 #define ZX_USE_UTF8 1  // silences 1.4's #pragma message about text(), which is not used here
 #include <ZXing/ReadBarcode.h>
 #include <ZXing/ZXVersion.h>
@@ -16,6 +17,11 @@ extern "C" int tzx_read_qr(const uint8_t *pixels, int width, int height, int row
     if (!pixels || width <= 0 || height <= 0 || stride < width || height > INT_MAX / stride)
         return -1;
     try {
+        // More finder candidates than any real frame shows (dense codes and heavy noise stay
+        // under 60): a crafted frame that would keep zxing busy for seconds; left to zbar.
+        if (tzx::finderCandidates(pixels, width, height, stride, TZX_FINDER_CANDIDATE_LIMIT) >
+            TZX_FINDER_CANDIDATE_LIMIT)
+            return -2;
         auto hints = ZXing::DecodeHints()
                          .setFormats(ZXing::BarcodeFormat::QRCode)
                          .setTryHarder(tryHarder != 0)

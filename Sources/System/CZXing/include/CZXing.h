@@ -18,10 +18,17 @@ typedef enum {
 /// What one call found; owned by the caller, freed with tzx_codes_free.
 typedef struct tzx_codes tzx_codes;
 
+/// Finder-pattern candidates (counted once per 8×8 cell) above which a frame is not given to
+/// zxing: its detector weighs every triple of them, so a frame tiled with finder-like squares
+/// would keep one call busy for seconds to minutes. Real frames stay under 60.
+#define TZX_FINDER_CANDIDATE_LIMIT 150
+
 /// Reads the QR codes in an 8-bit grey image, `rowStride` bytes a row (0: packed, `width`).
 /// The pixels are only borrowed during the call. Returns how many codes it decoded (>= 0) and
-/// sets *codes (NULL when none), or -1 with *codes NULL when the geometry is impossible or
-/// zxing-cpp threw (out of memory). Keeps no state between calls: threads may call it at once.
+/// sets *codes (NULL when none); -1 with *codes NULL when the geometry is impossible or
+/// zxing-cpp threw (out of memory); -2 when the frame shows more finder candidates than
+/// TZX_FINDER_CANDIDATE_LIMIT (not read). Keeps no state between calls: threads may call it
+/// at once.
 int tzx_read_qr(const uint8_t *pixels, int width, int height, int rowStride,
                 tzx_binarizer binarizer, int tryHarder, tzx_codes **codes);
 
