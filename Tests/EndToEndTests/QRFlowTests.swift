@@ -187,6 +187,11 @@ import Testing
             ["scan", "--frames", "640x480", "--out", cli.path("scanned")], stdin: "screen.grey")
         #expect(scanned.status == 0)
         #expect(try cli.bytes("scanned") == cli.bytes("payment"))
+        // Every pass is drawn in memory before it is written: a bounded number of them.
+        let tooMany = try cli.run([
+            "show", cli.path("payment"), "--loops", "101", "--frames-out", cli.path("many.grey"),
+        ])
+        #expect(tooMany.status == 64 && tooMany.stderr.contains("--loops must be 0…100"))
     }
 
     /// Both screens as video (what the camera lab plays into real cameras): `pay --qr

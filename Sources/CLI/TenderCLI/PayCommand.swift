@@ -107,9 +107,11 @@ struct PayCommand: AsyncParsableCommand {
     var channel: NearbyPayment.Channel = .auto
 
     func validate() throws {
-        // Every pass written with --frames-out is drawn in memory first.
-        guard (1...FramesOutOptions.maxLoops).contains(loops) else {
-            throw ValidationError("--loops must be 1…\(FramesOutOptions.maxLoops)")
+        // Every pass written with --frames-out is drawn in memory first (on a terminal the
+        // passes are only played).
+        if video.framesOut != nil, !(1...FramesOutOptions.maxLoops).contains(loops) {
+            throw ValidationError(
+                "--loops must be 1…\(FramesOutOptions.maxLoops) with --frames-out")
         }
         if cashu { return try validateCashu() }
         if ble {

@@ -34,9 +34,11 @@ struct ShowCommand: ParsableCommand {
             throw ValidationError(
                 "--json goes with --frames-out (on a terminal the codes are the output)")
         }
-        // Every pass is drawn in memory before it is written; a clip is at most 1 GiB anyway.
-        guard (0...FramesOutOptions.maxLoops).contains(loops) else {
-            throw ValidationError("--loops must be 0…\(FramesOutOptions.maxLoops)")
+        // Every pass written with --frames-out is drawn in memory first (on a terminal the
+        // passes are only played).
+        if video.framesOut != nil, !(0...FramesOutOptions.maxLoops).contains(loops) {
+            throw ValidationError(
+                "--loops must be 0…\(FramesOutOptions.maxLoops) with --frames-out")
         }
         let lengths = AnimatedCode.fragmentLengths(encoding)
         if let fragment, !lengths.contains(fragment) {
