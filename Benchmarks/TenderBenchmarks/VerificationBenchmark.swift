@@ -34,13 +34,6 @@ enum VerificationBenchmark {
         var bundleRate = 0.0
         var paymentRate = 0.0
         var keccakRate = 0.0
-        // Where a hop's time goes beyond recovery: its EIP-712 digest (six keccak-256), the
-        // ids of its two outputs (two) and the signer's address (one).
-        var digestRate = 0.0
-        var coinIDRate = 0.0
-        var addressRate = 0.0
-        let transfers = bundles.flatMap(\.transfers)
-        let transferDigests = transfers.map { $0.transfer.digest(in: domain) }
         // One block each (64 bytes, an EIP-712 struct of two words): what a hop hashes most.
         let blocks = (0..<256).map { [UInt8](repeating: UInt8($0), count: 64) }
         var folded: UInt8 = 0
@@ -76,25 +69,7 @@ enum VerificationBenchmark {
             let keccak = Measure.rate(count: rawCount * 20) { index in
                 folded ^= Keccak256.hash(blocks[index & 255])[index & 31]
             }
-            let digest = try Measure.rate(count: rawCount * 4) { index in
-                let digest = transfers[index & 255].transfer.digest(in: domain)
-                guard digest == transferDigests[index & 255] else {
-                    throw BenchmarkFailure("transfer digest")
-                }
-            }
-            let coinIDs = try Measure.rate(count: rawCount * 4) { index in
-                let ids = transfers[index & 255].outputCoins(digest: transferDigests[index & 255])
-                guard ids.count == 2 else { throw BenchmarkFailure("coin ids") }
-            }
-            let address = try Measure.rate(count: rawCount * 4) { _ in
-                guard Address(publicKey: publicKey) != .zero else {
-                    throw BenchmarkFailure("address")
-                }
-            }
             keccakRate = max(keccakRate, keccak)
-            digestRate = max(digestRate, digest)
-            coinIDRate = max(coinIDRate, coinIDs)
-            addressRate = max(addressRate, address)
             verifyRate = max(verifyRate, verify)
             recoverRate = max(recoverRate, recover)
             bundleRate = max(bundleRate, bundle)
@@ -119,20 +94,12 @@ enum VerificationBenchmark {
         Measure.report(
             "  per-hop rate vs raw verify (note cost included)", 100 * hopRate / verifyRate, "%")
         // Ten signatures a payment: the note, eight transfers and the payer's over the terms.
-        // Per signature beyond a raw recovery, and the hashing a hop does (times in µs).
-        let perSignature = 1e6 / signatureRate - 1e6 / recoverRate
-        Measure.report("  time per signature beyond raw recover", perSignature, "µs")
-        Measure.report("  a hop's transfer digest (6 keccak-256)", 1e6 / digestRate, "µs")
-        Measure.report("  a hop's two coin ids (2 keccak-256)", 1e6 / coinIDRate, "µs")
-        Measure.report("  a signer's address (1 keccak-256)", 1e6 / addressRate, "µs")
         let paymentSignatures = paymentRate * Double(hops + 2)
         Measure.report("payment check, 8-hop proof + payer's signature", paymentRate, "payments/s")
         Measure.report(
             "  signatures checked (note + transfers + payer)", paymentSignatures, "signatures/s")
         Measure.report(
             "  per-signature rate vs raw verify", 100 * paymentSignatures / verifyRate, "%")
-        Measure.report(
-            "  per-signature rate vs raw recover", 100 * paymentSignatures / recoverRate, "%")
     }
 
     /// The payment of a proof's last coin to its owner, signed by the holder before it.
