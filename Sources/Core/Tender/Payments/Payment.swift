@@ -28,20 +28,18 @@ public struct PaymentTerms: TypedStruct, Hashable {
         self.coins = coins
     }
 
-    public var hashStruct: Bytes32 {
+    public var structHash: [UInt8] {
         var coinsHasher = Keccak256()
-        for coin in coins { coinsHasher.update(coin) }
-        var memoHasher = Keccak256()
-        memoHasher.update(memo.utf8)
+        for coin in coins { coinsHasher.update(coin.bytes) }
         var hasher = Keccak256()
         hasher.update(TypeHashes.payment)
-        hasher.update(requestID)
+        hasher.update(requestID.bytes)
         hasher.updateWord(payee)
         hasher.updateWord(asset)
         hasher.updateWord(amount)
-        hasher.update(memoHasher.finalizeBytes32())
-        hasher.update(coinsHasher.finalizeBytes32())
-        return hasher.finalizeBytes32()
+        hasher.update(Keccak256.hash(Array(memo.utf8)))
+        hasher.update(coinsHasher.finalize())
+        return hasher.finalize()
     }
 
     public var typedValue: [String: EIP712.Value] {

@@ -10,8 +10,6 @@ public struct Domain: Hashable, Sendable, CustomStringConvertible {
     public let vault: Address
     /// `hashStruct(EIP712Domain)`, computed once: every digest uses it.
     public let separator: [UInt8]
-    /// The same, inline: what each digest absorbs.
-    let separatorWord: Bytes32
 
     public init(chainID: UInt64, vault: Address) {
         self.chainID = chainID
@@ -22,18 +20,16 @@ public struct Domain: Hashable, Sendable, CustomStringConvertible {
         hasher.update(Keccak256.hash(Array(Domain.version.utf8)))
         hasher.updateWord(chainID)
         hasher.updateWord(vault)
-        separatorWord = hasher.finalizeBytes32()
-        separator = separatorWord.bytes
+        separator = hasher.finalize()
     }
 
     /// `keccak256(0x19 0x01 ‖ separator ‖ structHash)`.
-    func digest(structHash: Bytes32) -> Bytes32 {
+    func digest(structHash: [UInt8]) -> Bytes32 {
         var hasher = Keccak256()
-        var prefix: (UInt8, UInt8) = (0x19, 0x01)
-        withUnsafeBytes(of: &prefix) { hasher.update($0) }
-        hasher.update(separatorWord)
+        hasher.update([0x19, 0x01])
+        hasher.update(separator)
         hasher.update(structHash)
-        return hasher.finalizeBytes32()
+        return Bytes32(trusted: hasher.finalize())
     }
 
     public var description: String { "chain \(chainID), vault \(vault)" }

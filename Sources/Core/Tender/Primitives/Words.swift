@@ -3,15 +3,11 @@ import Codecs
 /// Feeds 32-byte ABI words straight into a hasher: EIP-712 struct hashing is on the
 /// verification hot path, and building a 32-byte array per field costs more than hashing it.
 extension Keccak256 {
+    private static let addressPadding = [UInt8](repeating: 0, count: 12)
+
     mutating func updateWord(_ address: Address) {
-        // Twelve zero bytes, then the address.
-        var word: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &word) { word in
-            address.withUnsafeBytes {
-                word.baseAddress!.advanced(by: 12).copyMemory(from: $0.baseAddress!, byteCount: 20)
-            }
-        }
-        withUnsafeBytes(of: &word) { update($0) }
+        update(Self.addressPadding)
+        update(address.bytes)
     }
 
     mutating func updateWord(_ value: UInt128) {

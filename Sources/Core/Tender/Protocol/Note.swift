@@ -24,16 +24,16 @@ public struct Note: TypedStruct, Hashable {
         self.expiry = expiry
     }
 
-    public var hashStruct: Bytes32 {
+    public var structHash: [UInt8] {
         var hasher = Keccak256()
         hasher.update(TypeHashes.note)
-        hasher.update(serial)
+        hasher.update(serial.bytes)
         hasher.updateWord(issuer)
         hasher.updateWord(asset)
         hasher.updateWord(amount)
         hasher.updateWord(owner)
         hasher.updateWord(expiry)
-        return hasher.finalizeBytes32()
+        return hasher.finalize()
     }
 
     public var typedValue: [String: EIP712.Value] {

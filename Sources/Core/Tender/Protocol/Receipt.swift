@@ -15,13 +15,13 @@ public struct Receipt: TypedStruct, Hashable {
         self.time = time
     }
 
-    public var hashStruct: Bytes32 {
+    public var structHash: [UInt8] {
         var hasher = Keccak256()
         hasher.update(TypeHashes.receipt)
-        hasher.update(requestID)
-        hasher.update(paymentDigest)
+        hasher.update(requestID.bytes)
+        hasher.update(paymentDigest.bytes)
         hasher.updateWord(time)
-        return hasher.finalizeBytes32()
+        return hasher.finalize()
     }
 
     public var typedValue: [String: EIP712.Value] {

@@ -76,7 +76,6 @@ extension Signed where Message == Receipt {
 
 /// The address that signed `digest`, or nil when nothing recovers.
 func signer(of digest: Bytes32, signature: RecoverableSignature) -> Address? {
-    let key = digest.withUnsafeBytes { try? signature.recoverPublicKey(digest: $0) }
-    guard let key else { return nil }
+    guard let key = try? signature.recoverPublicKey(digest: digest.bytes) else { return nil }
     return Address(publicKey: key)
 }

@@ -10,12 +10,12 @@ public struct Output: Hashable, Sendable {
         self.amount = amount
     }
 
-    var hashStruct: Bytes32 {
+    var structHash: [UInt8] {
         var hasher = Keccak256()
         hasher.update(TypeHashes.output)
         hasher.updateWord(owner)
         hasher.updateWord(amount)
-        return hasher.finalizeBytes32()
+        return hasher.finalize()
     }
 }
 
@@ -32,16 +32,16 @@ public struct Transfer: TypedStruct, Hashable {
         self.outputs = outputs
     }
 
-    public var hashStruct: Bytes32 {
+    public var structHash: [UInt8] {
         var inputsHasher = Keccak256()
-        for input in inputs { inputsHasher.update(input) }
+        for input in inputs { inputsHasher.update(input.bytes) }
         var outputsHasher = Keccak256()
-        for output in outputs { outputsHasher.update(output.hashStruct) }
+        for output in outputs { outputsHasher.update(output.structHash) }
         var hasher = Keccak256()
         hasher.update(TypeHashes.transfer)
-        hasher.update(inputsHasher.finalizeBytes32())
-        hasher.update(outputsHasher.finalizeBytes32())
-        return hasher.finalizeBytes32()
+        hasher.update(inputsHasher.finalize())
+        hasher.update(outputsHasher.finalize())
+        return hasher.finalize()
     }
 
     public var typedValue: [String: EIP712.Value] {

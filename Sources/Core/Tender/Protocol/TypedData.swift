@@ -44,18 +44,12 @@ public enum TenderTypes {
 
 /// `keccak256` of each type string, computed once.
 enum TypeHashes {
-    static let domain = hash(TenderTypes.domain)
-    static let note = hash(TenderTypes.note)
-    static let output = hash(TenderTypes.output)
-    static let transfer = hash(TenderTypes.transfer)
-    static let payment = hash(TenderTypes.payment)
-    static let receipt = hash(TenderTypes.receipt)
-
-    private static func hash(_ type: String) -> Bytes32 {
-        var hasher = Keccak256()
-        hasher.update(Array(type.utf8))
-        return hasher.finalizeBytes32()
-    }
+    static let domain = Keccak256.hash(Array(TenderTypes.domain.utf8))
+    static let note = Keccak256.hash(Array(TenderTypes.note.utf8))
+    static let output = Keccak256.hash(Array(TenderTypes.output.utf8))
+    static let transfer = Keccak256.hash(Array(TenderTypes.transfer.utf8))
+    static let payment = Keccak256.hash(Array(TenderTypes.payment.utf8))
+    static let receipt = Keccak256.hash(Array(TenderTypes.receipt.utf8))
 }
 
 extension Domain {
@@ -73,23 +67,21 @@ public protocol TypedStruct: Sendable {
     static var primaryType: String { get }
     /// The message as generic EIP-712 values (for display and cross-checks).
     var typedValue: [String: EIP712.Value] { get }
-    /// `hashStruct(message)`, by the fast specialised encoder, inline (no allocation: it is
-    /// on the verification path).
-    var hashStruct: Bytes32 { get }
+    /// `hashStruct(message)`, by the fast specialised encoder.
+    var structHash: [UInt8] { get }
 }
 
 extension TypedStruct {
-    /// `hashStruct(message)` as bytes.
-    public var structHash: [UInt8] { hashStruct.bytes }
-
-    public func digest(in domain: Domain) -> Bytes32 { domain.digest(structHash: hashStruct) }
+    public func digest(in domain: Domain) -> Bytes32 { domain.digest(structHash: structHash) }
 }
 
 /// `keccak256(digest ‖ uint32 index)`: the id of output `index` of a signed struct.
 func coinID(digest: Bytes32, index: UInt32) -> CoinID {
     var hasher = Keccak256()
-    hasher.update(digest)
-    var suffix = index.bigEndian
-    withUnsafeBytes(of: &suffix) { hasher.update($0) }
-    return hasher.finalizeBytes32()
+    hasher.update(digest.bytes)
+    hasher.update([
+        UInt8(truncatingIfNeeded: index >> 24), UInt8(truncatingIfNeeded: index >> 16),
+        UInt8(truncatingIfNeeded: index >> 8), UInt8(truncatingIfNeeded: index),
+    ])
+    return CoinID(trusted: hasher.finalize())
 }

@@ -26,7 +26,6 @@ public struct Verifier: Sendable {
         var coins: [CoinID: Coin] = [:]
         coins.reserveCapacity(bundle.notes.count + bundle.transfers.count * 2)
         var order: [CoinID] = []
-        order.reserveCapacity(bundle.notes.count + bundle.transfers.count * 2)
         var noteDigests: [Bytes32] = []
         noteDigests.reserveCapacity(bundle.notes.count)
 
@@ -44,18 +43,14 @@ public struct Verifier: Sendable {
             }
             noteDigests.append(digest)
             let id = coinID(digest: digest, index: 0)
-            // One hash of the id to insert and to find a duplicate (the bundle is refused then).
-            let coin = Coin(
+            guard coins[id] == nil else { throw ProtocolError(.duplicateCoin(id)) }
+            coins[id] = Coin(
                 id: id, owner: note.owner, issuer: note.issuer, asset: note.asset,
                 amount: note.amount, expiry: note.expiry, depth: 0, origin: .note(index))
-            guard coins.updateValue(coin, forKey: id) == nil else {
-                throw ProtocolError(.duplicateCoin(id))
-            }
             order.append(id)
         }
 
         var spentBy: [CoinID: Int] = [:]
-        spentBy.reserveCapacity(bundle.transfers.count)
         var digests: [Bytes32] = []
         digests.reserveCapacity(bundle.transfers.count)
         for (index, signed) in bundle.transfers.enumerated() {
@@ -65,9 +60,8 @@ public struct Verifier: Sendable {
             digests.append(digest)
             for input in signed.transfer.inputs { spentBy[input] = index }
             for coin in created {
-                guard coins.updateValue(coin, forKey: coin.id) == nil else {
-                    throw ProtocolError(.duplicateCoin(coin.id))
-                }
+                guard coins[coin.id] == nil else { throw ProtocolError(.duplicateCoin(coin.id)) }
+                coins[coin.id] = coin
                 order.append(coin.id)
             }
         }
@@ -149,10 +143,10 @@ public struct Verifier: Sendable {
         for (outputIndex, output) in transfer.outputs.enumerated() where output.amount == 0 {
             throw ProtocolError(.zeroAmount(transfer: index, output: outputIndex))
         }
-        guard let inputSum = checkedSum(inputs.lazy.map { $0.amount }) else {
+        guard let inputSum = checkedSum(inputs.lazy.map(\.amount)) else {
             throw ProtocolError(.amountOverflow("inputs of transfer #\(index)"))
         }
-        guard let outputSum = checkedSum(transfer.outputs.lazy.map { $0.amount }) else {
+        guard let outputSum = checkedSum(transfer.outputs.lazy.map(\.amount)) else {
             throw ProtocolError(.amountOverflow("outputs of transfer #\(index)"))
         }
         guard inputSum == outputSum else {
@@ -161,17 +155,15 @@ public struct Verifier: Sendable {
                     transfer: index, asset: first.asset, inputs: inputSum, outputs: outputSum))
         }
 
-        let depth = 1 + inputs.lazy.map { $0.depth }.max()!
-        let expiry = inputs.lazy.map { $0.expiry }.min()!
+        let depth = 1 + inputs.lazy.map(\.depth).max()!
+        let expiry = inputs.lazy.map(\.expiry).min()!
+        let ids = signed.outputCoins(digest: digest)
         if depth > limits.maxHops {
-            throw ProtocolError(
-                .hopCapExceeded(
-                    coin: coinID(digest: digest, index: 0), depth: depth, cap: limits.maxHops))
+            throw ProtocolError(.hopCapExceeded(coin: ids[0], depth: depth, cap: limits.maxHops))
         }
         let created = transfer.outputs.enumerated().map { outputIndex, output in
             Coin(
-                id: coinID(digest: digest, index: UInt32(outputIndex)), owner: output.owner,
-                issuer: first.issuer, asset: first.asset,
+                id: ids[outputIndex], owner: output.owner, issuer: first.issuer, asset: first.asset,
                 amount: output.amount, expiry: expiry, depth: depth,
                 origin: .transfer(index, output: outputIndex))
         }
