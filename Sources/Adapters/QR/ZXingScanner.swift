@@ -42,12 +42,6 @@ public struct ZXingScanner: Sendable {
             return Array(UnsafeBufferPointer(start: bytes, count: count))
         }
     }
-
-    /// The zxing-cpp version Tender was built against, e.g. "1.4.0".
-    public static var libraryVersion: String {
-        let version = Int(tzx_version())
-        return "\(version / 10000).\(version / 100 % 100).\(version % 100)"
-    }
 }
 
 extension ZXingScanner.Binarizer {

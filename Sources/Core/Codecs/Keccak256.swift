@@ -1,9 +1,8 @@
 /// Ethereum's keccak-256: Keccak[c=512] with the original Keccak padding (0x01 … 0x80), not
 /// SHA3-256's 0x06. Streaming: `update` any number of times, then `finalize` once.
 ///
-/// The sponge state is 25 lanes held inline (no heap), so a hash allocates at most its 32-byte
-/// result (nothing through `finalizeWords`). Input bytes are XORed straight into the state, so
-/// there is no block buffer either.
+/// The sponge state is 25 lanes held inline (no heap), so a hash allocates only its 32-byte
+/// result. Input bytes are XORed straight into the state, so there is no block buffer either.
 public struct Keccak256: Sendable {
     /// Bytes absorbed per permutation: (1600 - 2 × 256) / 8.
     static let rate = 136
@@ -55,13 +54,6 @@ public struct Keccak256: Sendable {
 
     /// The 32-byte digest.
     public consuming func finalize() -> [UInt8] {
-        let words = finalizeWords()
-        return withUnsafeBytes(of: words) { Array($0) }
-    }
-
-    /// The 32-byte digest as four words in memory order (their bytes, stored as they are, are
-    /// the digest on any host), with no allocation: the verification path keeps digests inline.
-    public consuming func finalizeWords() -> (UInt64, UInt64, UInt64, UInt64) {
         // Keccak's pad10*1 with the 0x01 domain bit; both land in one byte when position is 135.
         var padding: (UInt8, UInt8) = (0x01, 0x80)
         withUnsafeBytes(of: &padding) { pad in
@@ -69,10 +61,11 @@ public struct Keccak256: Sendable {
             xor(pad.baseAddress! + 1, count: 1, at: Self.rate - 1)
         }
         keccakF1600(&lanes)
-        return (
+        let words = (
             lanes.0.littleEndian, lanes.1.littleEndian, lanes.2.littleEndian,
             lanes.3.littleEndian
         )
+        return withUnsafeBytes(of: words) { Array($0) }
     }
 
     @inlinable
