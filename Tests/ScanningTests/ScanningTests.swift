@@ -65,6 +65,37 @@ import Testing
                 < QREncoder.encode(Array(short.utf8)).size)
     }
 
+    /// The default fragments fill a version-39 code (177 − 4 modules a side) and one byte
+    /// more makes a version-40 code; zxing reads the version-39 code drawn at 2 px a module in
+    /// a 720×480 frame, as a camera sees a loop from `--frames-out`.
+    @Test(arguments: AnimatedCode.Encoding.allCases)
+    func defaultFragmentsFillAVersion39Code(_ encoding: AnimatedCode.Encoding) throws {
+        let length = AnimatedCode.defaultFragmentLength(encoding)
+        func firstMatrix(fragment: Int) throws -> QRMatrix {
+            guard encoding == .ur else {
+                var code = try AnimatedCode(
+                    payload: payload(fragment * 4, seed: 3), encoding: encoding,
+                    fragmentLength: fragment)
+                return try code.nextMatrix()
+            }
+            // A UR part grows with its number, the message's length and the part count
+            // (CBOR integers): part 99,999 of 300, of a message over 64 kB.
+            let message = payload(fragment * 300, seed: 3)
+            var encoder = UREncoder(
+                ur: try UR(type: ScanAssembler.urType, cbor: message),
+                maxFragmentLength: fragment, firstSeqNum: 99_999)
+            return try QREncoder.encode(segmentedText: encoder.nextPart().uppercased())
+        }
+        let matrix = try firstMatrix(fragment: length)
+        #expect(matrix.size == 173)
+        #expect(try firstMatrix(fragment: length + 1).size == 177)
+        var code = try AnimatedCode(payload: payload(length * 4, seed: 3), encoding: encoding)
+        let shown = try code.nextMatrix()
+        #expect(shown.size == 173)
+        let frame = try #require(VideoFrame.compose(shown, width: 720, height: 480))
+        #expect(ZXingScanner().scan(frame).count == 1)
+    }
+
     @Test func aSmallPayloadIsOneCode() throws {
         let message = payload(300, seed: 1)
         var code = try AnimatedCode(payload: message, encoding: .binary)

@@ -28,7 +28,7 @@ enum TerminalFit {
             else { return .max }
             return matrix.terminalText().split(separator: "\n").map(\.count).max() ?? .max
         }
-        var (low, high) = (lengths.lowerBound, lengths.upperBound)
+        var (low, high) = (lengths.lowerBound, AnimatedCode.defaultFragmentLength(encoding))
         var best: Int?
         while low <= high {
             let middle = (low + high) / 2
