@@ -26,7 +26,8 @@ inline bool finderProportions(const int r[5]) {
 /// Finder candidates in an 8-bit grey image, counted once per 8×8 cell, up to `limit` + 1:
 /// runs of 1:1:3:1:1 across a row whose centre column shows the same pattern at about the
 /// same size. Pixels are made black or white against the mean of their 24×24 neighbourhood
-/// (three 8×8 blocks a side), as zxing's local-average binarizer does.
+/// (three 8×8 blocks a side), as zxing's local-average binarizer does. Every other row is
+/// read across: a finder's 3-module centre is at least 3 rows tall, so each is still met.
 inline int finderCandidates(const uint8_t *pixels, int width, int height, int stride, int limit) {
     const int blocksWide = (width + 7) / 8, blocksHigh = (height + 7) / 8;
     std::vector<int> blockMean((size_t)blocksWide * blocksHigh);
@@ -38,7 +39,9 @@ inline int finderCandidates(const uint8_t *pixels, int width, int height, int st
                     sum += pixels[(size_t)y * stride + x];
             blockMean[(size_t)by * blocksWide + bx] = sum / count;
         }
-    std::vector<int> threshold(blockMean.size());
+    // One threshold a pixel column within each block row, so a row is read with one lookup
+    // a pixel.
+    std::vector<uint8_t> threshold((size_t)blocksHigh * width);
     for (int by = 0; by < blocksHigh; by++)
         for (int bx = 0; bx < blocksWide; bx++) {
             int sum = 0, count = 0;
@@ -48,29 +51,38 @@ inline int finderCandidates(const uint8_t *pixels, int width, int height, int st
                         sum += blockMean[(size_t)y * blocksWide + x];
                         count++;
                     }
-            threshold[(size_t)by * blocksWide + bx] = sum / count;
+            for (int x = bx * 8; x < bx * 8 + 8 && x < width; x++)
+                threshold[(size_t)by * width + x] = uint8_t(sum / count);
         }
-    std::vector<uint8_t> dark((size_t)width * height);
-    for (int y = 0; y < height; y++)
-        for (int x = 0; x < width; x++)
-            dark[(size_t)y * width + x] =
-                pixels[(size_t)y * stride + x] < threshold[(size_t)(y / 8) * blocksWide + x / 8];
+    auto dark = [&](int x, int y) {
+        return pixels[(size_t)y * stride + x] < threshold[(size_t)(y / 8) * width + x];
+    };
 
-    std::vector<uint8_t> counted(blockMean.size(), 0);
+    std::vector<uint8_t> counted((size_t)blocksWide * blocksHigh, 0);
     std::vector<int> runs, starts;
+    runs.reserve(width + 1);
+    starts.reserve(width + 1);
     int found = 0;
-    for (int y = 0; y < height; y++) {
-        const uint8_t *row = &dark[(size_t)y * width];
+    for (int y = 0; y < height; y += 2) {
+        const uint8_t *row = &pixels[(size_t)y * stride];
+        const uint8_t *rowThreshold = &threshold[(size_t)(y / 8) * width];
         runs.clear();
         starts.clear();
         int start = 0;
-        for (int x = 1; x <= width; x++)
-            if (x == width || row[x] != row[start]) {
+        bool startDark = row[0] < rowThreshold[0];
+        for (int x = 1; x < width; x++) {
+            bool isDark = row[x] < rowThreshold[x];
+            if (isDark != startDark) {
                 runs.push_back(x - start);
                 starts.push_back(start);
                 start = x;
+                startDark = isDark;
             }
-        for (size_t i = row[0] ? 0 : 1; i + 4 < runs.size(); i += 2) {
+        }
+        runs.push_back(width - start);
+        starts.push_back(start);
+        const bool firstDark = row[0] < rowThreshold[0];
+        for (size_t i = firstDark ? 0 : 1; i + 4 < runs.size(); i += 2) {
             const int across[5] = {runs[i], runs[i + 1], runs[i + 2], runs[i + 3], runs[i + 4]};
             if (!finderProportions(across)) continue;
             const int total = across[0] + across[1] + across[2] + across[3] + across[4];
@@ -80,11 +92,11 @@ inline int finderCandidates(const uint8_t *pixels, int width, int height, int st
             // Down the centre column: the dark centre, then light, then dark, each way.
             int up[3] = {0, 0, 0}, down[3] = {0, 0, 0};
             for (int step = 0, yy = y, want = 1; yy >= 0 && step < 3 && up[step] <= total; yy--) {
-                if (dark[(size_t)yy * width + cx] == want) up[step]++;
+                if (dark(cx, yy) == want) up[step]++;
                 else if (++step < 3) { want = !want; up[step] = 1; }
             }
             for (int step = 0, yy = y + 1, want = 1; yy < height && step < 3 && down[step] <= total; yy++) {
-                if (dark[(size_t)yy * width + cx] == want) down[step]++;
+                if (dark(cx, yy) == want) down[step]++;
                 else if (++step < 3) { want = !want; down[step] = 1; }
             }
             const int along[5] = {up[2], up[1], up[0] + down[0], down[1], down[2]};
