@@ -316,6 +316,7 @@ wait_for 1200 bob_looks
 to_bob=$(play "$LAB_OUT/alice30.grey" /dev/video3)
 first=$(uptime_now)
 wait_for 1200 test -s "$LAB_OUT/bob30.grey"
+receipt_at=$(uptime_now)
 to_alice=$(play "$LAB_OUT/bob30.grey" /dev/video1)
 wait $alice
 paid=$?
@@ -328,7 +329,7 @@ players_gone() { ! kill -0 "$to_bob" && ! kill -0 "$to_alice"; }
 wait_for 100 players_gone
 if [ $paid -eq 0 ] && [ $received -eq 0 ] && grep -q '"state" : "spent"' "$LAB_OUT/alice30.out" &&
     grep -q '"amount" : "500"' "$LAB_OUT/bob30.out"; then
-    pass "30 frames/s, both ways: 50 coins to Bob's camera and his receipt back to Alice's in $(awk -v a="$first" -v b="$done_at" 'BEGIN { printf "%.1f", b - a }') s from her first frame"
+    pass "30 frames/s, both ways: 50 coins to Bob's camera and his receipt back to Alice's in $(awk -v a="$first" -v b="$done_at" 'BEGIN { printf "%.1f", b - a }') s from her first frame (his receipt on his screen at $(awk -v a="$first" -v b="$receipt_at" 'BEGIN { printf "%.1f", b - a }') s)"
 else
     fail "30 frames/s, both ways: Alice's pay ended $paid, Bob's receive $received: $(tail -n 2 "$LAB_OUT/alice30.err") $(tail -n 2 "$LAB_OUT/bob30.err")"
 fi
