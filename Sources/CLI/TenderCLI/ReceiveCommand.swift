@@ -77,6 +77,13 @@ struct ReceiveCommand: AsyncParsableCommand {
             }
         }
         try await guarded {
+            // A scan unlocks the key first: the passphrase is asked, and the key derived,
+            // before the payer shows the code rather than while they wait for the receipt. A
+            // folder with no wallet key is asked nothing (a Cashu token needs none).
+            let keyBeforeScan =
+                file == nil
+                    && FileManager.default.fileExists(atPath: global.keys.directory.walletKey)
+                ? try global.keys.walletKey() : nil
             let bytes = try payment()
             // A Cashu token is taken into the Cashu wallet, as `tender cashu receive` takes it.
             if ScannedCode.recognize(bytes).isCashuToken {
@@ -92,7 +99,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             }
             // The payment's domain picks the wallet: home, or another listed chain's.
             let wallet = try global.host.openWallet(forPayload: bytes)
-            let key = try global.keys.walletKey()
+            let key = try keyBeforeScan ?? global.keys.walletKey()
             // A receipt that could not be written after accepting would look like a failure.
             // A receipt can always be had again (receiving the same payment returns it), so an
             // existing receipt file may be replaced.
