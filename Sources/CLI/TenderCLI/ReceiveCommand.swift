@@ -80,10 +80,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             // A scan unlocks the key first: the passphrase is asked, and the key derived,
             // before the payer shows the code rather than while they wait for the receipt. A
             // folder with no wallet key is asked nothing (a Cashu token needs none).
-            let keyBeforeScan =
-                file == nil
-                    && FileManager.default.fileExists(atPath: global.keys.directory.walletKey)
-                ? try global.keys.walletKey() : nil
+            let keyBeforeScan = file == nil ? try global.keys.walletKeyIfPresent() : nil
             let bytes = try payment()
             // A Cashu token is taken into the Cashu wallet, as `tender cashu receive` takes it.
             if ScannedCode.recognize(bytes).isCashuToken {

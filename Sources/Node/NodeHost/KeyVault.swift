@@ -38,6 +38,12 @@ public struct KeyVault: Sendable {
         return try unlock(directory.walletKey, purpose: "the wallet key")
     }
 
+    /// The wallet key, or nil when the folder has none (asks nothing then).
+    public func walletKeyIfPresent() throws(NodeError) -> PrivateKey? {
+        guard FileManager.default.fileExists(atPath: directory.walletKey) else { return nil }
+        return try walletKey()
+    }
+
     public func issuerKey() throws(NodeError) -> PrivateKey {
         guard FileManager.default.fileExists(atPath: directory.issuerKey) else {
             throw NodeError(

@@ -69,7 +69,8 @@ inline int finderCandidates(const uint8_t *pixels, int width, int height, int st
         runs.clear();
         starts.clear();
         int start = 0;
-        bool startDark = row[0] < rowThreshold[0];
+        const bool firstDark = row[0] < rowThreshold[0];
+        bool startDark = firstDark;
         for (int x = 1; x < width; x++) {
             bool isDark = row[x] < rowThreshold[x];
             if (isDark != startDark) {
@@ -81,7 +82,6 @@ inline int finderCandidates(const uint8_t *pixels, int width, int height, int st
         }
         runs.push_back(width - start);
         starts.push_back(start);
-        const bool firstDark = row[0] < rowThreshold[0];
         for (size_t i = firstDark ? 0 : 1; i + 4 < runs.size(); i += 2) {
             const int across[5] = {runs[i], runs[i + 1], runs[i + 2], runs[i + 3], runs[i + 4]};
             if (!finderProportions(across)) continue;
