@@ -48,6 +48,28 @@ public struct RecoverableSignature: Sendable, Hashable {
     /// nothing is copied but the result.
     public func recoverPublicKey(digest: some Collection<UInt8>) throws(Secp256k1Error) -> PublicKey
     {
+        PublicKey(point: try recoverPoint(digest: digest))
+    }
+
+    /// The signer's key as `recoverPublicKey` finds it, its 64-byte X ‖ Y handed to `body` from
+    /// the stack: a verifier that only hashes the key into an address builds no `PublicKey`.
+    public func withRecoveredCoordinates<Result>(
+        digest: some Collection<UInt8>, _ body: (UnsafeRawBufferPointer) -> Result
+    ) throws(Secp256k1Error) -> Result {
+        var point = try recoverPoint(digest: digest)
+        var serialized = (secp256k1_pubkey(), UInt8(0))  // 04 ‖ X ‖ Y: 64 + 1 bytes
+        return withUnsafeMutableBytes(of: &serialized) { buffer in
+            let output = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var length = 65
+            secp256k1_ec_pubkey_serialize(
+                verifyingContext, output, &length, &point, UInt32(SECP256K1_EC_UNCOMPRESSED))
+            return body(UnsafeRawBufferPointer(start: output + 1, count: 64))
+        }
+    }
+
+    private func recoverPoint(
+        digest: some Collection<UInt8>
+    ) throws(Secp256k1Error) -> secp256k1_pubkey {
         guard digest.count == 32 else { throw .invalidDigestLength(digest.count) }
         var parsed = secp256k1_ecdsa_recoverable_signature()
         guard
@@ -60,7 +82,7 @@ public struct RecoverableSignature: Sendable, Hashable {
                 secp256k1_ecdsa_recover(verifyingContext, &point, &parsed, message.baseAddress!)
             } ?? secp256k1_ecdsa_recover(verifyingContext, &point, &parsed, Array(digest))
         guard recovered == 1 else { throw .unrecoverableSignature }
-        return PublicKey(point: point)
+        return point
     }
 
     /// Plain ECDSA verification against a known key (used by benchmarks as the raw baseline).

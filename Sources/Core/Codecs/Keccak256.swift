@@ -54,6 +54,20 @@ public struct Keccak256: Sendable {
 
     /// The 32-byte digest.
     public consuming func finalize() -> [UInt8] {
+        let words = squeeze()
+        return withUnsafeBytes(of: words) { Array($0) }
+    }
+
+    /// The 32-byte digest, written at `digest` (no array).
+    public consuming func finalize(into digest: UnsafeMutablePointer<UInt8>) {
+        let words = squeeze()
+        withUnsafeBytes(of: words) {
+            UnsafeMutableRawPointer(digest).copyMemory(from: $0.baseAddress!, byteCount: 32)
+        }
+    }
+
+    /// The digest's four lanes, in little-endian byte order.
+    private mutating func squeeze() -> (UInt64, UInt64, UInt64, UInt64) {
         // Keccak's pad10*1 with the 0x01 domain bit; both land in one byte when position is 135.
         var padding: (UInt8, UInt8) = (0x01, 0x80)
         withUnsafeBytes(of: &padding) { pad in
@@ -61,11 +75,10 @@ public struct Keccak256: Sendable {
             xor(pad.baseAddress! + 1, count: 1, at: Self.rate - 1)
         }
         keccakF1600(&lanes)
-        let words = (
+        return (
             lanes.0.littleEndian, lanes.1.littleEndian, lanes.2.littleEndian,
             lanes.3.littleEndian
         )
-        return withUnsafeBytes(of: words) { Array($0) }
     }
 
     @inlinable

@@ -26,14 +26,19 @@ public struct Note: TypedStruct, Hashable {
 
     public var structHash: [UInt8] {
         var hasher = Keccak256()
-        hasher.update(TypeHashes.note)
-        hasher.update(serial.bytes)
+        updateStruct(&hasher)
+        return hasher.finalize()
+    }
+
+    /// `hashStruct(note)`'s message: the type hash, then each field as a word.
+    func updateStruct(_ hasher: inout some WordHashing) {
+        hasher.updateBytes(TypeHashes.note)
+        hasher.updateBytes(serial.bytes)
         hasher.updateWord(issuer)
         hasher.updateWord(asset)
         hasher.updateWord(amount)
         hasher.updateWord(owner)
         hasher.updateWord(expiry)
-        return hasher.finalize()
     }
 
     public var typedValue: [String: EIP712.Value] {

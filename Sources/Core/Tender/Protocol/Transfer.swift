@@ -12,10 +12,15 @@ public struct Output: Hashable, Sendable {
 
     var structHash: [UInt8] {
         var hasher = Keccak256()
-        hasher.update(TypeHashes.output)
+        updateStruct(&hasher)
+        return hasher.finalize()
+    }
+
+    /// `hashStruct(output)`'s message: the type hash, then each field as a word.
+    func updateStruct(_ hasher: inout some WordHashing) {
+        hasher.updateBytes(TypeHashes.output)
         hasher.updateWord(owner)
         hasher.updateWord(amount)
-        return hasher.finalize()
     }
 }
 

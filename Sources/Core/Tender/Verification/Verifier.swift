@@ -23,62 +23,53 @@ public struct Verifier: Sendable {
             throw ProtocolError(
                 .proofTooLarge("\(bundle.transfers.count) transfers, cap \(limits.maxTransfers)"))
         }
-        var coins: [CoinID: Coin] = [:]
-        coins.reserveCapacity(bundle.notes.count + bundle.transfers.count * 2)
-        var order: [CoinID] = []
-        var noteDigests: [Bytes32] = []
-        noteDigests.reserveCapacity(bundle.notes.count)
+        var table = CoinTable(
+            capacity: bundle.notes.count + bundle.transfers.count * 2,
+            transfers: bundle.transfers.count)
+        let hashes = BundleHashes(bundle, domain: domain, limits: limits)
 
         for (index, signed) in bundle.notes.enumerated() {
             let note = signed.note
             guard note.amount > 0 else {
                 throw ProtocolError(.zeroNoteAmount(note: index))
             }
-            let digest = note.digest(in: domain)
-            let recovered = signer(of: digest, signature: signed.signature)
-            guard recovered == note.issuer else {
+            guard hashes.isNote(index, signedBy: note.issuer) else {
                 throw ProtocolError(
                     .badNoteSignature(
-                        serial: note.serial, issuer: note.issuer, recovered: recovered))
+                        serial: note.serial, issuer: note.issuer,
+                        recovered: hashes.noteSigner(index)))
             }
-            noteDigests.append(digest)
-            let id = coinID(digest: digest, index: 0)
-            guard coins[id] == nil else { throw ProtocolError(.duplicateCoin(id)) }
-            coins[id] = Coin(
-                id: id, owner: note.owner, issuer: note.issuer, asset: note.asset,
-                amount: note.amount, expiry: note.expiry, depth: 0, origin: .note(index))
-            order.append(id)
+            try table.add(
+                Coin(
+                    id: hashes.noteCoin(index), owner: note.owner, issuer: note.issuer,
+                    asset: note.asset, amount: note.amount, expiry: note.expiry, depth: 0,
+                    origin: .note(index)))
         }
 
-        var spentBy: [CoinID: Int] = [:]
         var digests: [Bytes32] = []
         digests.reserveCapacity(bundle.transfers.count)
         for (index, signed) in bundle.transfers.enumerated() {
-            let (digest, created) = try verifyTransfer(
-                signed, index: index, coins: coins, spentBy: spentBy, bundle: bundle,
-                seenSpends: seenSpends)
-            digests.append(digest)
-            for input in signed.transfer.inputs { spentBy[input] = index }
-            for coin in created {
-                guard coins[coin.id] == nil else { throw ProtocolError(.duplicateCoin(coin.id)) }
-                coins[coin.id] = coin
-                order.append(coin.id)
-            }
+            digests.append(
+                try verifyTransfer(
+                    signed, index: index, table: &table, bundle: bundle, seenSpends: seenSpends,
+                    hashes: hashes))
         }
 
-        let leaves = order.compactMap { spentBy[$0] == nil ? coins[$0] : nil }
+        let leaves = table.leaves
         for leaf in leaves where now >= leaf.expiry {
             throw ProtocolError(.expired(coin: leaf.id, expiry: leaf.expiry, now: now))
         }
         return VerifiedBundle(
-            coins: coins, leaves: leaves, spentBy: spentBy, noteDigests: noteDigests,
-            transferDigests: digests, bundle: bundle)
+            coins: table.coins, leaves: leaves, spentBy: table.spentBy,
+            noteDigests: hashes.noteDigests, transferDigests: digests, bundle: bundle)
     }
 
+    /// Checks transfer `index` against the coins found so far, then spends its inputs and adds
+    /// the coins it creates; returns its digest.
     private func verifyTransfer(
-        _ signed: SignedTransfer, index: Int, coins: [CoinID: Coin], spentBy: [CoinID: Int],
-        bundle: ProofBundle, seenSpends: [CoinID: SignedTransfer]
-    ) throws(ProtocolError) -> (Bytes32, [Coin]) {
+        _ signed: SignedTransfer, index: Int, table: inout CoinTable, bundle: ProofBundle,
+        seenSpends: [CoinID: SignedTransfer], hashes: BundleHashes
+    ) throws(ProtocolError) -> Bytes32 {
         let transfer = signed.transfer
         guard !transfer.inputs.isEmpty, !transfer.outputs.isEmpty else {
             throw ProtocolError(.emptyTransfer(transfer: index))
@@ -94,7 +85,7 @@ public struct Verifier: Sendable {
         var inputs: [Coin] = []
         inputs.reserveCapacity(transfer.inputs.count)
         for input in transfer.inputs {
-            guard let coin = coins[input] else {
+            guard let coin = table[input] else {
                 throw ProtocolError(.unknownInput(transfer: index, coin: input))
             }
             guard !inputs.contains(where: { $0.id == input }) else {
@@ -102,41 +93,42 @@ public struct Verifier: Sendable {
             }
             inputs.append(coin)
         }
-        let first = inputs[0]
+        let (owner, issuer, asset) = (inputs[0].owner, inputs[0].issuer, inputs[0].asset)
         for coin in inputs.dropFirst() {
-            if coin.owner != first.owner {
+            if coin.owner != owner {
                 throw ProtocolError(.mixedInputs(transfer: index, field: "owner"))
             }
-            if coin.issuer != first.issuer {
+            if coin.issuer != issuer {
                 throw ProtocolError(.mixedInputs(transfer: index, field: "issuer"))
             }
-            if coin.asset != first.asset {
+            if coin.asset != asset {
                 throw ProtocolError(.mixedInputs(transfer: index, field: "asset"))
             }
         }
 
-        let digest = transfer.digest(in: domain)
-        let recovered = signer(of: digest, signature: signed.signature)
-        guard recovered == first.owner else {
+        // Hashed with the rest of the bundle: this transfer is within the limits checked above.
+        let digest = hashes.transferDigests[index]!
+        guard hashes.isTransfer(index, signedBy: owner) else {
             throw ProtocolError(
-                .badTransferSignature(transfer: index, owner: first.owner, recovered: recovered))
+                .badTransferSignature(
+                    transfer: index, owner: owner, recovered: hashes.transferSigner(index)))
         }
 
         // A second, different spend of a coin by its (now proven) owner is a fraud proof.
         for input in transfer.inputs {
-            if let earlier = spentBy[input] {
+            if let earlier = table.spentBy[input] {
                 throw ProtocolError(
                     .doubleSpend(
                         try DoubleSpendEvidence(
                             coin: input, bundle.transfers[earlier], signed, in: domain),
-                        issuer: first.issuer))
+                        issuer: issuer))
             }
             // The same content has the same digest: compare it, no hashing.
-            if let seen = seenSpends[input], seen.transfer != transfer {
+            if !seenSpends.isEmpty, let seen = seenSpends[input], seen.transfer != transfer {
                 throw ProtocolError(
                     .doubleSpend(
                         try DoubleSpendEvidence(coin: input, seen, signed, in: domain),
-                        issuer: first.issuer))
+                        issuer: issuer))
             }
         }
 
@@ -152,21 +144,24 @@ public struct Verifier: Sendable {
         guard inputSum == outputSum else {
             throw ProtocolError(
                 .conservationBroken(
-                    transfer: index, asset: first.asset, inputs: inputSum, outputs: outputSum))
+                    transfer: index, asset: asset, inputs: inputSum, outputs: outputSum))
         }
 
         let depth = 1 + inputs.lazy.map(\.depth).max()!
         let expiry = inputs.lazy.map(\.expiry).min()!
-        let ids = signed.outputCoins(digest: digest)
+        let ids = hashes.outputCoins(of: index)
         if depth > limits.maxHops {
-            throw ProtocolError(.hopCapExceeded(coin: ids[0], depth: depth, cap: limits.maxHops))
+            throw ProtocolError(
+                .hopCapExceeded(coin: ids[ids.startIndex], depth: depth, cap: limits.maxHops))
         }
-        let created = transfer.outputs.enumerated().map { outputIndex, output in
-            Coin(
-                id: ids[outputIndex], owner: output.owner, issuer: first.issuer, asset: first.asset,
-                amount: output.amount, expiry: expiry, depth: depth,
-                origin: .transfer(index, output: outputIndex))
+        for coin in inputs { table.spend(coin, by: index) }
+        for (outputIndex, output) in transfer.outputs.enumerated() {
+            try table.add(
+                Coin(
+                    id: ids[ids.startIndex + outputIndex], owner: output.owner, issuer: issuer,
+                    asset: asset, amount: output.amount, expiry: expiry, depth: depth,
+                    origin: .transfer(index, output: outputIndex)))
         }
-        return (digest, created)
+        return digest
     }
 }
