@@ -83,11 +83,11 @@ let package = Package(
         // Keccak-256 of eight short messages at once on AVX-512 (C: Swift cannot pick vector
         // instructions per function at run time). Optimised in debug builds too.
         .target(
-            name: "KeccakLanes", path: "Sources/Core/KeccakLanes",
+            name: "CKeccak", path: "Sources/Core/CKeccak",
             cSettings: [.unsafeFlags(["-O2"])]),
         // Pure encodings: hex, keccak-256, deterministic CBOR, EIP-712 typed-data hashing.
         .target(
-            name: "Codecs", dependencies: ["KeccakLanes"], path: "Sources/Core/Codecs",
+            name: "Codecs", dependencies: ["CKeccak"], path: "Sources/Core/Codecs",
             swiftSettings: optimisedEvenInDebug),
         // The protocol core: notes, transfers, proofs, verification, payments, state machines. No I/O.
         .target(

@@ -69,11 +69,13 @@ public final class PrivateBus: Sendable {
 
     /// Runs busctl (systemd's independent D-Bus client) against this bus; its output. Waits
     /// without holding a thread of the test's cooperative pool: the objects busctl calls are
-    /// served by tasks of that pool.
+    /// served by tasks of that pool. A call may wait 300 s for its answer, not busctl's 25: on
+    /// a busy 2-core machine (the whole suite beside the BLE lab's guests) a call once waited
+    /// longer than 25 s and failed ("Connection timed out").
     public func busctl(_ arguments: [String]) async throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/busctl")
-        process.arguments = ["--address=\(address)"] + arguments
+        process.arguments = ["--address=\(address)", "--timeout=300"] + arguments
         let output = folder.file("busctl-\(UUID().uuidString).out")
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))

@@ -1,8 +1,8 @@
-import KeccakLanes
+import CKeccak
 
 /// keccak-256 of many short messages at once: written one after another, then hashed together.
 /// Messages of one block (at most 135 bytes) are hashed eight at a time by the AVX-512 kernel
-/// (KeccakLanes) where the CPU has it; longer ones, a lone one left over, and every message on
+/// (CKeccak) where the CPU has it; longer ones, a lone one left over, and every message on
 /// other CPUs, one at a time by `Keccak256`. The digests are the same either way.
 ///
 /// What verification hashes is mostly independent one-block messages (Docs/BENCHMARKS.md,

@@ -2,14 +2,16 @@ import Codecs
 import Secp256k1
 
 /// Every digest, coin id and signer a bundle's verification needs, hashed in batches
-/// (`Keccak256Batch`): EIP-712 hashing goes in layers (output structs and input lists, then
-/// output lists, then transfer structs, then digests, then coin ids), and each layer is hashed
+/// (`Keccak256Batch`): EIP-712 hashing goes in layers (note structs, output structs and input
+/// lists, then output lists, then transfer structs, then digests, then coin ids), each hashed
 /// for all the bundle's notes and transfers at once. Then every signature is recovered and the
 /// public keys hashed into addresses together. The values are those `Note.digest`,
 /// `Transfer.digest`, `coinID` and `signer(of:signature:)` give one at a time (BundleHashesTests).
 ///
 /// A transfer with no inputs or outputs, or more than the limits allow, is not hashed: the
-/// verifier refuses it before it needs any of its values.
+/// verifier refuses it before it needs any of its values. Everything else is hashed and
+/// recovered before the first check, so a bundle refused at its first note costs what one
+/// refused at its last always did: bounded by the limits on notes and transfers, checked first.
 struct BundleHashes {
     private(set) var noteDigests: [Bytes32] = []
     /// By transfer: nil when the transfer is outside the limits.

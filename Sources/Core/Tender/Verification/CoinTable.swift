@@ -1,6 +1,8 @@
 /// The coins a bundle's verification has found so far: by id, in bundle order, which are spent
 /// and by which transfer. Each coin is moved in once, not copied in and out of a list of new
 /// coins (a `Coin` holds four reference-counted arrays; verification is on the hot path).
+/// A table that threw is thrown away: `add` may have replaced a coin or noted a place before
+/// it found the duplicate.
 struct CoinTable {
     private(set) var coins: [CoinID: Coin] = [:]
     private(set) var spentBy: [CoinID: Int] = [:]

@@ -2,8 +2,8 @@
  * eight states, so a round is the scalar round with every operation done eightfold. θ's
  * five-way XORs and χ are three-input boolean functions (vpternlogq), ρ is vprolq, π is only
  * a renaming of registers. Structure and constants as in Codecs/KeccakF1600.swift (FIPS 202
- * §3.2); the results are checked against it (KeccakBatchTests). */
-#include "KeccakLanes.h"
+ * §3.2); the results are checked against it (Keccak256BatchTests). */
+#include "CKeccak.h"
 
 #include <string.h>
 
@@ -88,8 +88,8 @@ int tender_keccak256_lanes(void) { return __builtin_cpu_supports("avx512f") ? 8 
 
 __attribute__((target("avx512f"))) void tender_keccak256_x8(
     const uint8_t *const messages[], const size_t lengths[], size_t count, uint8_t *digests) {
-    /* Word i of message j at [i][j]: each row loads as one register. The capacity (rows 17
-     * to 24) starts as zeros. */
+    /* Word i of message j at [i][j]: each row loads as one register. The rate's 17 lanes
+     * only: the capacity's 8 (state[17] to state[24]) start as zeros. */
     _Alignas(64) uint64_t rows[17][8];
     memset(rows, 0, sizeof rows);
     for (size_t j = 0; j < count && j < 8; j++) {

@@ -1,5 +1,5 @@
-#ifndef TENDER_KECCAK_LANES_H
-#define TENDER_KECCAK_LANES_H
+#ifndef TENDER_CKECCAK_H
+#define TENDER_CKECCAK_H
 #include <stddef.h>
 #include <stdint.h>
 
