@@ -44,7 +44,7 @@ import Testing
         batch.write(Array("a".utf8))
         batch.write(Array("bc".utf8))
         batch.endMessage()  // "abc"
-        batch.writeRaw(UInt32(0x6162_6364).bigEndian)
+        withUnsafeBytes(of: UInt32(0x6162_6364).bigEndian) { batch.write($0) }
         batch.endMessage()  // "abcd"
         let all = batch.digests()
         #expect(

@@ -25,13 +25,9 @@ public struct Keccak256Batch {
     /// Messages ended so far.
     public var count: Int { ends.count }
 
-    /// Appends `part` to the message being written. The overloads for arrays, slices and raw
-    /// bytes copy from the caller's storage as it is, with no reference counting on the way
-    /// (`append(contentsOf:)` takes its argument owned; verification writes hundreds a bundle).
-    public mutating func write(_ part: some Collection<UInt8>) {
-        bytes.append(contentsOf: part)
-    }
-
+    /// Appends `part` to the message being written, copied from the caller's storage as it is,
+    /// with no reference counting on the way (`append(contentsOf:)` takes its argument owned;
+    /// verification writes hundreds a bundle).
     public mutating func write(_ part: [UInt8]) {
         part.withUnsafeBytes { write($0) }
     }
@@ -42,11 +38,6 @@ public struct Keccak256Batch {
 
     public mutating func write(_ part: UnsafeRawBufferPointer) {
         bytes.append(contentsOf: part)
-    }
-
-    /// Appends the raw bytes of `value` (a tuple of words, already in the byte order wanted).
-    public mutating func writeRaw<T>(_ value: T) {
-        withUnsafeBytes(of: value) { write($0) }
     }
 
     /// Ends the message being written (it may be empty); its digest is `digests()`' next one.

@@ -32,16 +32,14 @@ public struct KeyVault: Sendable {
     }
 
     public func walletKey() throws(NodeError) -> PrivateKey {
-        guard FileManager.default.fileExists(atPath: directory.walletKey) else {
-            throw directory.noWallet
-        }
-        return try unlock(directory.walletKey, purpose: "the wallet key")
+        guard let key = try walletKeyIfPresent() else { throw directory.noWallet }
+        return key
     }
 
     /// The wallet key, or nil when the folder has none (asks nothing then).
     public func walletKeyIfPresent() throws(NodeError) -> PrivateKey? {
         guard FileManager.default.fileExists(atPath: directory.walletKey) else { return nil }
-        return try walletKey()
+        return try unlock(directory.walletKey, purpose: "the wallet key")
     }
 
     public func issuerKey() throws(NodeError) -> PrivateKey {

@@ -26,10 +26,16 @@ public struct Domain: Hashable, Sendable, CustomStringConvertible {
     /// `keccak256(0x19 0x01 ‖ separator ‖ structHash)`.
     func digest(structHash: [UInt8]) -> Bytes32 {
         var hasher = Keccak256()
-        hasher.update([0x19, 0x01])
-        hasher.update(separator)
-        hasher.update(structHash)
+        updateDigestMessage(structHash: structHash[...], &hasher)
         return Bytes32(trusted: hasher.finalize())
+    }
+
+    /// `0x19 0x01 ‖ separator ‖ structHash`: what a digest hashes (one at a time, or in a
+    /// verifier's batch).
+    func updateDigestMessage(structHash: ArraySlice<UInt8>, _ hasher: inout some WordHashing) {
+        hasher.updateRaw((UInt8(0x19), UInt8(0x01)))
+        hasher.updateBytes(separator)
+        hasher.updateBytes(structHash)
     }
 
     public var description: String { "chain \(chainID), vault \(vault)" }

@@ -16,23 +16,31 @@ extension Keccak256Batch: WordHashing {
 }
 
 extension WordHashing {
-    /// Bytes as they are (a type hash, a `bytes32`).
+    /// Bytes as they are (a type hash, a `bytes32`, a slice of a batch's digests).
     mutating func updateBytes(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
+    mutating func updateBytes(_ bytes: ArraySlice<UInt8>) {
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    /// The raw bytes of `value` (a tuple of words, already in the byte order wanted).
+    mutating func updateRaw<T>(_ value: T) {
+        withUnsafeBytes(of: value) { update($0) }
+    }
+
     mutating func updateWord(_ address: Address) {
-        let padding: (UInt64, UInt32) = (0, 0)  // 12 bytes
-        withUnsafeBytes(of: padding) { update($0) }
+        updateRaw((UInt64(0), UInt32(0)))  // 12 bytes of padding
         updateBytes(address.bytes)
     }
 
     mutating func updateWord(_ value: UInt128) {
-        let words: (UInt64, UInt64, UInt64, UInt64) = (
-            0, 0, UInt64(truncatingIfNeeded: value >> 64).bigEndian,
-            UInt64(truncatingIfNeeded: value).bigEndian
-        )
-        withUnsafeBytes(of: words) { update($0) }
+        updateRaw(
+            (
+                UInt64(0), UInt64(0), UInt64(truncatingIfNeeded: value >> 64).bigEndian,
+                UInt64(truncatingIfNeeded: value).bigEndian
+            ))
     }
 
     mutating func updateWord(_ value: UInt64) { updateWord(UInt128(value)) }

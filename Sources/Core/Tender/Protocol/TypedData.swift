@@ -78,10 +78,12 @@ extension TypedStruct {
 /// `keccak256(digest ‖ uint32 index)`: the id of output `index` of a signed struct.
 func coinID(digest: Bytes32, index: UInt32) -> CoinID {
     var hasher = Keccak256()
-    hasher.update(digest.bytes)
-    hasher.update([
-        UInt8(truncatingIfNeeded: index >> 24), UInt8(truncatingIfNeeded: index >> 16),
-        UInt8(truncatingIfNeeded: index >> 8), UInt8(truncatingIfNeeded: index),
-    ])
+    updateCoinIDMessage(digest: digest, index: index, &hasher)
     return CoinID(trusted: hasher.finalize())
+}
+
+/// `digest ‖ uint32 index`, the index big-endian: what a coin id hashes.
+func updateCoinIDMessage(digest: Bytes32, index: UInt32, _ hasher: inout some WordHashing) {
+    hasher.updateBytes(digest.bytes)
+    hasher.updateRaw(index.bigEndian)
 }

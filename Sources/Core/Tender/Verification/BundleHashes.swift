@@ -18,9 +18,8 @@ struct BundleHashes {
     private(set) var transferDigests: [Bytes32?] = []
     /// Each note's genesis coin, then each hashed transfer's outputs.
     private var coinIDs: [CoinID] = []
-    /// By transfer: where its outputs' coins start in `coinIDs` (-1: not hashed).
-    private var firstCoin: [Int] = []
-    private var outputCounts: [Int] = []
+    /// By transfer: its outputs' coins in `coinIDs` (empty: not hashed).
+    private var outputCoinRanges: [Range<Int>] = []
     /// The coin ids' digests, then the recovered keys' (an address is a key's last 20 bytes).
     private var hashes: [UInt8] = []
     /// By note, then by transfer: where its signer's key hash is in `hashes` (-1: none).
@@ -30,11 +29,7 @@ struct BundleHashes {
     func noteCoin(_ index: Int) -> CoinID { coinIDs[index] }
 
     /// The coins of transfer `index`'s outputs (empty when it was not hashed).
-    func outputCoins(of index: Int) -> ArraySlice<CoinID> {
-        let first = firstCoin[index]
-        guard first >= 0 else { return [] }
-        return coinIDs[first..<first + outputCounts[index]]
-    }
+    func outputCoins(of index: Int) -> ArraySlice<CoinID> { coinIDs[outputCoinRanges[index]] }
 
     /// Whether note `index`'s signature recovers `address`: compared in place, no `Address`.
     func isNote(_ index: Int, signedBy address: Address) -> Bool {
@@ -63,15 +58,13 @@ struct BundleHashes {
     init(_ bundle: ProofBundle, domain: Domain, limits: VerificationLimits) {
         let notes = bundle.notes
         let transfers = bundle.transfers
-        outputCounts = transfers.map { $0.transfer.outputs.count }
-        let bundleOutputs = outputCounts
         let hashed = transfers.indices.filter { index in
             let transfer = transfers[index].transfer
             return !transfer.inputs.isEmpty && !transfer.outputs.isEmpty
                 && transfer.inputs.count <= limits.maxInputsPerTransfer
                 && transfer.outputs.count <= limits.maxOutputsPerTransfer
         }
-        let outputCount = hashed.reduce(0) { $0 + bundleOutputs[$1] }
+        let outputCount = hashed.reduce(0) { $0 + transfers[$1].transfer.outputs.count }
         // One batch, emptied between layers: its room is allocated once.
         var batch = Keccak256Batch(messages: notes.count + hashed.count + outputCount)
 
@@ -98,9 +91,10 @@ struct BundleHashes {
         var at = notes.count
         for index in hashed {
             inputLists.append(at)
-            batch.write(structHashes[32 * (at + 1)..<32 * (at + 1 + bundleOutputs[index])])
+            let outputs = transfers[index].transfer.outputs.count
+            batch.write(structHashes[32 * (at + 1)..<32 * (at + 1 + outputs)])
             batch.endMessage()
-            at += 1 + bundleOutputs[index]
+            at += 1 + outputs
         }
         let outputLists = batch.digests()
 
@@ -117,13 +111,14 @@ struct BundleHashes {
         // Digests: notes, then transfers.
         batch.removeAll()
         for index in notes.indices {
-            domain.writeDigestMessage(
-                structHash: structHashes[32 * index..<32 * (index + 1)], to: &batch)
+            domain.updateDigestMessage(
+                structHash: structHashes[32 * index..<32 * (index + 1)], &batch)
+            batch.endMessage()
         }
         for position in hashed.indices {
-            domain.writeDigestMessage(
-                structHash: transferStructHashes[32 * position..<32 * (position + 1)],
-                to: &batch)
+            domain.updateDigestMessage(
+                structHash: transferStructHashes[32 * position..<32 * (position + 1)], &batch)
+            batch.endMessage()
         }
         let digests = batch.digests()
         func digest(_ index: Int) -> Bytes32 {
@@ -138,15 +133,20 @@ struct BundleHashes {
         // Coin ids (each note's genesis coin, then each hashed transfer's outputs) and the
         // signers' keys, in one batch: every signature recovered, its key hashed after the ids.
         batch.removeAll()
-        for digest in noteDigests { writeCoinID(digest: digest, index: 0, to: &batch) }
-        firstCoin = [Int](repeating: -1, count: transfers.count)
+        for digest in noteDigests {
+            updateCoinIDMessage(digest: digest, index: 0, &batch)
+            batch.endMessage()
+        }
+        outputCoinRanges = [Range<Int>](repeating: 0..<0, count: transfers.count)
         at = notes.count
         for index in hashed {
-            firstCoin[index] = at
-            for output in 0..<bundleOutputs[index] {
-                writeCoinID(digest: transferDigests[index]!, index: UInt32(output), to: &batch)
+            let outputs = transfers[index].transfer.outputs.count
+            for output in 0..<outputs {
+                updateCoinIDMessage(digest: transferDigests[index]!, index: UInt32(output), &batch)
+                batch.endMessage()
             }
-            at += bundleOutputs[index]
+            outputCoinRanges[index] = at..<at + outputs
+            at += outputs
         }
         let idCount = at
         signerAt = [Int](repeating: -1, count: notes.count + transfers.count)
@@ -171,21 +171,4 @@ struct BundleHashes {
         hashes = batch.digests()
         coinIDs = (0..<idCount).map { CoinID(trusted: Array(hashes[32 * $0..<32 * ($0 + 1)])) }
     }
-}
-
-extension Domain {
-    /// `0x19 0x01 ‖ separator ‖ structHash`: what `digest(structHash:)` hashes.
-    func writeDigestMessage(structHash: ArraySlice<UInt8>, to batch: inout Keccak256Batch) {
-        batch.writeRaw((UInt8(0x19), UInt8(0x01)))
-        batch.write(separator)
-        batch.write(structHash)
-        batch.endMessage()
-    }
-}
-
-/// `digest ‖ uint32 index`: what `coinID(digest:index:)` hashes.
-private func writeCoinID(digest: Bytes32, index: UInt32, to batch: inout Keccak256Batch) {
-    batch.write(digest.bytes)
-    batch.writeRaw(index.bigEndian)
-    batch.endMessage()
 }

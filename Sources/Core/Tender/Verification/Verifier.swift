@@ -152,14 +152,14 @@ public struct Verifier: Sendable {
         let ids = hashes.outputCoins(of: index)
         if depth > limits.maxHops {
             throw ProtocolError(
-                .hopCapExceeded(coin: ids[ids.startIndex], depth: depth, cap: limits.maxHops))
+                .hopCapExceeded(coin: ids.first!, depth: depth, cap: limits.maxHops))
         }
         for coin in inputs { table.spend(coin, by: index) }
-        for (outputIndex, output) in transfer.outputs.enumerated() {
+        for (outputIndex, (output, id)) in zip(transfer.outputs, ids).enumerated() {
             try table.add(
                 Coin(
-                    id: ids[ids.startIndex + outputIndex], owner: output.owner, issuer: issuer,
-                    asset: asset, amount: output.amount, expiry: expiry, depth: depth,
+                    id: id, owner: output.owner, issuer: issuer, asset: asset,
+                    amount: output.amount, expiry: expiry, depth: depth,
                     origin: .transfer(index, output: outputIndex)))
         }
         return digest
